@@ -1,0 +1,62 @@
+/**
+ * The TypeScript surface of a loaded plugin, the same whichever way it is hosted
+ * (`isolation: 'process'`, the default, or `isolation: 'none'` for the in-process addon).
+ */
+
+export type Isolation = 'process' | 'none';
+
+export interface LoadOptions {
+  /** How the plugin is hosted. Default `'process'`: its own host process, a crash cannot reach Node. */
+  readonly isolation?: Isolation;
+  /** JSON handed to `entropic_mcp_server_configure` after create (and replayed after a host restart). */
+  readonly config?: unknown;
+  /** Directory handed to `entropic_mcp_server_set_working_dir` after load (replayed after a restart). */
+  readonly workingDir?: string;
+  /** Default per-call time limit in milliseconds (0 or undefined: none). Isolated mode kills a hung host. */
+  readonly timeoutMs?: number;
+  /** Isolated mode only: RLIMIT_AS for the host process, in MiB. */
+  readonly memoryLimitMb?: number;
+}
+
+/** A tool descriptor as the plugin's `list_tools` returned it, after validation. */
+export interface PluginTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** One directive of the ServerResponse envelope. */
+export interface PluginDirective {
+  readonly type: string;
+  readonly [key: string]: unknown;
+}
+
+/** The validated ServerResponse envelope returned by `execute`. */
+export interface PluginAnswer {
+  readonly result: string;
+  readonly directives: readonly PluginDirective[];
+}
+
+export interface CallOptions {
+  /** Aborting cancels the call; in isolated mode a call already inside the plugin kills and restarts the host. */
+  readonly signal?: AbortSignal;
+  /** Overrides the load-time `timeoutMs` for this call. */
+  readonly timeoutMs?: number;
+}
+
+export interface Plugin {
+  /** The plugin's name (its routing prefix), read once at load. */
+  readonly name: string;
+  readonly path: string;
+  readonly apiVersion: number;
+  readonly isolation: Isolation;
+  /** The tools `list_tools` returned at load, validated. */
+  readonly tools: readonly PluginTool[];
+
+  listTools(): Promise<PluginTool[]>;
+  execute(tool: string, args: unknown, options?: CallOptions): Promise<PluginAnswer>;
+  configure(config: unknown): Promise<void>;
+  setWorkingDir(path: string): Promise<void>;
+  /** Destroys the instance after every earlier call has finished, then unloads. Idempotent. */
+  close(): Promise<void>;
+}
