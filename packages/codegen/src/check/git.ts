@@ -1,0 +1,72 @@
+// The few git operations the gate needs: resolving refs, reading files at a ref, extracting a folder.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+
+function git(cwd: string, args: string[]): { status: number; stdout: string; stderr: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw new Error(`git could not be started: ${r.error.message}`);
+  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The top folder of the git work tree containing `cwd`, or null outside a repository. */
+export function repoRoot(cwd: string): string | null {
+  const r = git(cwd, ['rev-parse', '--show-toplevel']);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+/** The commit a ref names, or null when it names none. */
+export function resolveCommit(cwd: string, ref: string): string | null {
+  const r = git(cwd, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+export interface BaseChoice {
+  commit: string;
+  /** How the base was chosen, for the report. */
+  label: string;
+}
+
+/**
+ * The default base when `--base` is absent: the merge-base of HEAD with `origin/main` (else `main`),
+ * when that exists and is not HEAD itself. On main (or outside any branch history) there is no base,
+ * and only the self-consistency checks run.
+ */
+export function defaultBase(cwd: string): BaseChoice | null {
+  const head = resolveCommit(cwd, 'HEAD');
+  if (!head) return null;
+  for (const ref of ['origin/main', 'main']) {
+    if (!resolveCommit(cwd, ref)) continue;
+    const r = git(cwd, ['merge-base', 'HEAD', ref]);
+    if (r.status !== 0) continue;
+    const commit = r.stdout.trim();
+    if (commit === head) return null;
+    return { commit, label: `merge-base of HEAD and ${ref} (${commit.slice(0, 10)})` };
+  }
+  return null;
+}
+
+/** The content of `path` (relative to the repository root) at `ref`, or null when absent there. */
+export function showFile(cwd: string, ref: string, path: string): string | null {
+  const r = git(cwd, ['show', `${ref}:${path}`]);
+  return r.status === 0 ? r.stdout : null;
+}
+
+/** Names of the entries of folder `path` at `ref` (empty when the folder is absent). */
+export function listFolder(cwd: string, ref: string, path: string): string[] {
+  const r = git(cwd, ['ls-tree', '--name-only', `${ref}:${path}`]);
+  return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : [];
+}
+
+/** Writes the tree of `paths` at `ref` below `dest`, keeping their repository-relative layout. */
+export function extractPaths(cwd: string, ref: string, paths: string[], dest: string): void {
+  const present = paths.filter((p) => git(cwd, ['cat-file', '-e', `${ref}:${p}`]).status === 0);
+  mkdirSync(dest, { recursive: true });
+  if (present.length === 0) return;
+  const archive = spawnSync('git', ['archive', '--format=tar', ref, '--', ...present], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${ref} failed: ${archive.stderr.toString().trim()}`);
+  const untar = spawnSync('tar', ['-x', '-C', dest], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`extracting ${ref} failed: ${untar.stderr.toString().trim()}`);
+}

@@ -1,0 +1,42 @@
+// What the pending changesets (and the package version) say about the next @entropic-mcp/abi-headers release.
+import getReleasePlan from '@changesets/get-release-plan';
+
+export const ABI_HEADERS_PACKAGE = '@entropic-mcp/abi-headers';
+
+export type BumpType = 'none' | 'patch' | 'minor' | 'major';
+const ORDER: BumpType[] = ['none', 'patch', 'minor', 'major'];
+
+export function atLeast(have: BumpType, need: BumpType): boolean {
+  return ORDER.indexOf(have) >= ORDER.indexOf(need);
+}
+
+export interface PackageRelease {
+  /** The bump the release plan gives the package (all pending changesets, with dependents). */
+  type: BumpType;
+  /** Ids of the changesets that name the package, with the bump each asks for. */
+  changesets: { id: string; type: BumpType }[];
+}
+
+/**
+ * Reads the release plan of the workspace at `root` with @changesets/get-release-plan, which also
+ * sees changeset files not yet added to git (unlike `changeset status --output`).
+ */
+export async function planFor(root: string, pkg = ABI_HEADERS_PACKAGE): Promise<PackageRelease> {
+  const plan = await getReleasePlan(root);
+  const release = plan.releases.find((r) => r.name === pkg);
+  const changesets = plan.changesets.flatMap((c) =>
+    c.releases.filter((r) => r.name === pkg).map((r) => ({ id: c.id, type: r.type as BumpType })),
+  );
+  return { type: (release?.type as BumpType | undefined) ?? 'none', changesets };
+}
+
+/** The bump between two semver versions (`none` when equal or lower). */
+export function versionBump(before: string, after: string): BumpType {
+  const a = before.split(/[.+-]/).slice(0, 3).map(Number);
+  const b = after.split(/[.+-]/).slice(0, 3).map(Number);
+  for (let i = 0; i < 3; i++) {
+    if ((b[i] ?? 0) > (a[i] ?? 0)) return (['major', 'minor', 'patch'] as const)[i]!;
+    if ((b[i] ?? 0) < (a[i] ?? 0)) return 'none';
+  }
+  return 'none';
+}
