@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CommandModule, EXIT_FAILURE, EXIT_USAGE, UsageError } from './command.js';
+
+const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+function commandNames(): string[] {
+  if (!existsSync(commandsDir)) return [];
+  return readdirSync(commandsDir)
+    .filter((f) => f.endsWith('.js') && !f.endsWith('.test.js'))
+    .map((f) => f.slice(0, -3))
+    .filter((n) => NAME.test(n))
+    .sort();
+}
+
+async function load(name: string): Promise<CommandModule | undefined> {
+  if (!NAME.test(name) || !commandNames().includes(name)) return undefined;
+  return (await import(`./commands/${name}.js`)) as CommandModule;
+}
+
+async function help(): Promise<string> {
+  const lines = ['usage: entropic-abi <command> [options]', '', 'commands:'];
+  for (const name of commandNames()) {
+    const mod = await load(name);
+    lines.push(`  ${name.padEnd(16)}${mod?.summary ?? ''}`);
+  }
+  lines.push(
+    '',
+    'Run `entropic-abi <command> --help` for its options. Exit codes: 0 ok, 1 failure, 2 usage error.',
+  );
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined) {
+    console.error(await help());
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(await help());
+    return 0;
+  }
+  const command = await load(name);
+  if (!command) {
+    console.error(`entropic-abi: unknown command '${name}' (known: ${commandNames().join(', ')})`);
+    return EXIT_USAGE;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`usage: ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  try {
+    return await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`entropic-abi ${name}: ${error.message}\nusage: ${command.usage}`);
+      return EXIT_USAGE;
+    }
+    console.error(`entropic-abi ${name}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILURE;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

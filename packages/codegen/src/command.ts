@@ -1,0 +1,39 @@
+/**
+ * What a file in `commands/` exports. The CLI imports `commands/<name>.js` only when that
+ * command is run, so adding a command is adding a file.
+ */
+export interface CommandModule {
+  /** One line for `entropic-abi --help`. */
+  summary: string;
+  /** The synopsis, e.g. `entropic-abi generate [--out DIR]`. */
+  usage: string;
+  /** Runs the command; resolves to the exit code (0 ok, 1 verdict failure). */
+  run(args: string[]): Promise<number> | number;
+}
+
+/** Exit codes of `entropic-abi`. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** Bad command-line input; the CLI prints the message and the usage and exits with 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Runs an argument parser (e.g. `node:util` parseArgs) and turns what it throws into a UsageError. */
+export function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Fails with a UsageError when positionals were given to a command that takes none. */
+export function noPositionals(positionals: string[]): void {
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+}

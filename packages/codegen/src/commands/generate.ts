@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { asUsage, noPositionals } from '../command.js';
+import { generateAll } from '../generate.js';
+import { abiHeadersRoot } from '../paths.js';
+
+export const summary = 'Generate the C headers and the loader tables from the ABI definitions.';
+export const usage = 'entropic-abi generate [--out DIR] [--quiet]';
+
+export function run(args: string[]): number {
+  const { values, positionals } = asUsage(() =>
+    parseArgs({
+      args,
+      options: {
+        out: { type: 'string' },
+        quiet: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    }),
+  );
+  noPositionals(positionals);
+  const root = resolve(values.out ?? abiHeadersRoot());
+  const files = generateAll({ out: root });
+  if (!values.quiet) for (const path of Object.keys(files)) console.log(`wrote ${resolve(root, path)}`);
+  return 0;
+}

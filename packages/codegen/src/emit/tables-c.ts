@@ -1,0 +1,41 @@
+import { entryPoints, errorEnum } from '../model/queries.js';
+import type { AbiModel } from '../model/types.js';
+import { cBanner } from './banner.js';
+import { UNKNOWN_ERROR_NAME } from './tables-ts.js';
+
+/** Renders `native/entropic_abi_tables.h`, the private table header for our own C and C++ code. */
+export function renderCTables(model: AbiModel): string {
+  const symbols = entryPoints(model);
+  const enumerators = errorEnum(model).enumerators;
+  return `${cBanner('packages/abi-headers/src/abi')}
+#pragma once
+
+/*
+ * Private tables for the loader's own native code (not for plugins): the entry-point names in
+ * contract order and the names of the error codes.
+ */
+
+/* The plugin API version these tables were generated for. */
+#define ENTROPIC_ABI_PLUGIN_API_VERSION ${model.apiVersion}
+
+/* Number of entry points a plugin exports. */
+#define ENTROPIC_ABI_ENTRY_POINT_COUNT ${symbols.length}
+
+/* Entry-point symbol names, in contract order. */
+static const char* const entropic_abi_entry_points[ENTROPIC_ABI_ENTRY_POINT_COUNT] = {
+${symbols.map((f) => `    "${f.name}"`).join(',\n')}
+};
+
+/* Number of entropic_error_t values. */
+#define ENTROPIC_ABI_ERROR_COUNT ${enumerators.length}
+
+/* The name of an entropic_error_t value, or "${UNKNOWN_ERROR_NAME}" when it is out of range. */
+static inline const char* entropic_abi_error_name(int code) {
+    switch (code) {
+${enumerators.map((e) => `    case ${e.value}:\n        return "${e.name}";`).join('\n')}
+    default:
+        return "${UNKNOWN_ERROR_NAME}";
+    }
+}
+`;
+}

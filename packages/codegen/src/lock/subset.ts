@@ -1,0 +1,72 @@
+import { allItems } from '../model/queries.js';
+import { VERSION_MACRO } from '../model/read-model.js';
+import type { AbiModel, AbiType } from '../model/types.js';
+
+/** A type as the lock records it: parameter names dropped (C linkage ignores them). */
+export type LockedType =
+  | { kind: 'builtin'; spelling: string }
+  | { kind: 'typedef'; name: string }
+  | { kind: 'function-pointer'; returns: LockedType; params: LockedType[] };
+
+/**
+ * The part of the model an API version locks: declarations, struct layout, enumerators, the
+ * handle typedef and the macros, without documentation, parameter names, declaration order,
+ * the export macro, or the version macro itself (that is the lock's key).
+ */
+export interface LockedSubset {
+  handles: { name: string; tag: string }[];
+  functions: { name: string; returns: LockedType; params: LockedType[] }[];
+  structs: { name: string; members: { name: string; type: LockedType }[] }[];
+  enums: { name: string; enumerators: { name: string; value: number }[] }[];
+  defines: { name: string; value: number }[];
+}
+
+export function lockedType(type: AbiType): LockedType {
+  if (type.kind === 'function-pointer') {
+    return {
+      kind: 'function-pointer',
+      returns: lockedType(type.returns),
+      params: type.params.map((p) => lockedType(p.type)),
+    };
+  }
+  return type.kind === 'builtin'
+    ? { kind: 'builtin', spelling: type.spelling }
+    : { kind: 'typedef', name: type.name };
+}
+
+const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** Extracts the locked subset of the model (arrays whose order is not ABI are sorted by name). */
+export function lockedSubset(model: AbiModel): LockedSubset {
+  const subset: LockedSubset = { handles: [], functions: [], structs: [], enums: [], defines: [] };
+  for (const { item } of allItems(model)) {
+    if (item.kind === 'handle') subset.handles.push({ name: item.name, tag: item.tag });
+    if (item.kind === 'function') {
+      subset.functions.push({
+        name: item.name,
+        returns: lockedType(item.returns),
+        params: item.params.map((p) => lockedType(p.type)),
+      });
+    }
+    if (item.kind === 'struct') {
+      subset.structs.push({
+        name: item.name,
+        members: item.members.map((m) => ({ name: m.name, type: lockedType(m.type) })),
+      });
+    }
+    if (item.kind === 'enum') {
+      subset.enums.push({
+        name: item.name,
+        enumerators: item.enumerators.map((e) => ({ name: e.name, value: e.value })),
+      });
+    }
+    if (item.kind === 'define' && item.name !== VERSION_MACRO)
+      subset.defines.push({ name: item.name, value: item.value });
+  }
+  subset.handles.sort(byName);
+  subset.functions.sort(byName);
+  subset.structs.sort(byName);
+  subset.enums.sort(byName);
+  subset.defines.sort(byName);
+  return subset;
+}

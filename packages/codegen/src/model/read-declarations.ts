@@ -1,0 +1,171 @@
+import {
+  type EnumDeclaration,
+  type FunctionDeclaration,
+  type InterfaceDeclaration,
+  Node,
+  type SourceFile,
+  type TypeAliasDeclaration,
+  type VariableStatement,
+} from 'ts-morph';
+import { errorAt } from './errors.js';
+import { readDoc } from './read-doc.js';
+import { readType } from './read-type.js';
+import type { AbiEnum, AbiExportMacro, AbiFunction, AbiHandle, AbiItem, AbiStruct } from './types.js';
+
+/** What one definition file contributes to the model. */
+export interface FileContents {
+  header?: { path: string; includes: string[]; node: Node };
+  items: AbiItem[];
+  directiveTypes?: string[];
+}
+
+function stringLiteral(node: Node | undefined, what: string, owner: Node): string {
+  if (node && (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))) {
+    return node.getLiteralValue();
+  }
+  throw errorAt(node ?? owner, `${what} must be a string literal`);
+}
+
+function stringArray(node: Node | undefined, what: string, owner: Node): string[] {
+  if (!node || !Node.isArrayLiteralExpression(node))
+    throw errorAt(node ?? owner, `${what} must be an array literal`);
+  return node.getElements().map((e) => stringLiteral(e, `each entry of ${what}`, owner));
+}
+
+/** Unwraps `x as const satisfies T` down to the object literal. */
+function objectLiteral(node: Node | undefined, what: string, owner: Node) {
+  let inner = node;
+  while (inner && (Node.isSatisfiesExpression(inner) || Node.isAsExpression(inner)))
+    inner = inner.getExpression();
+  if (!inner || !Node.isObjectLiteralExpression(inner))
+    throw errorAt(node ?? owner, `${what} must be an object literal`);
+  return inner;
+}
+
+function property(obj: Node, name: string, owner: Node): Node {
+  if (!Node.isObjectLiteralExpression(obj)) throw errorAt(owner, 'expected an object literal');
+  const prop = obj.getProperty(name);
+  if (!prop || !Node.isPropertyAssignment(prop)) throw errorAt(obj, `missing property '${name}'`);
+  return prop.getInitializerOrThrow();
+}
+
+export function readHandle(alias: TypeAliasDeclaration): AbiHandle {
+  const node = alias.getTypeNode();
+  if (node && Node.isTypeReference(node) && node.getTypeName().getText() === 'OpaqueHandle') {
+    const [arg] = node.getTypeArguments();
+    if (arg && Node.isLiteralTypeNode(arg)) {
+      const tag = stringLiteral(arg.getLiteral(), 'the OpaqueHandle tag', alias);
+      return { kind: 'handle', name: alias.getName(), tag, doc: readDoc(alias) };
+    }
+  }
+  throw errorAt(alias, `type alias '${alias.getName()}' must be OpaqueHandle<'struct_tag'>`);
+}
+
+export function readFunction(fn: FunctionDeclaration, typedefs: Set<string>): AbiFunction {
+  const name = fn.getName();
+  if (!name) throw errorAt(fn, 'a function declaration needs a name');
+  if (!fn.hasDeclareKeyword()) throw errorAt(fn, `function '${name}' must be 'declare function' (no body)`);
+  const params = fn.getParameters().map((p) => ({
+    name: p.getName(),
+    type: readType(p.getTypeNode(), p, 'parameter', typedefs),
+  }));
+  return {
+    kind: 'function',
+    name,
+    returns: readType(fn.getReturnTypeNode(), fn, 'return', typedefs),
+    params,
+    doc: readDoc(fn),
+  };
+}
+
+export function readStruct(decl: InterfaceDeclaration, typedefs: Set<string>): AbiStruct {
+  if (decl.getMethods().length > 0 || decl.getExtends().length > 0) {
+    throw errorAt(decl, `interface '${decl.getName()}' may only hold property members (use function types)`);
+  }
+  const members = decl.getProperties().map((p) => {
+    if (p.hasQuestionToken()) throw errorAt(p, `struct member '${p.getName()}' cannot be optional`);
+    return { name: p.getName(), type: readType(p.getTypeNode(), p, 'member', typedefs), doc: readDoc(p) };
+  });
+  return { kind: 'struct', name: decl.getName(), members, doc: readDoc(decl) };
+}
+
+export function readEnum(decl: EnumDeclaration): AbiEnum {
+  let next = 0;
+  const enumerators = decl.getMembers().map((m) => {
+    const init = m.getInitializer();
+    if (init && !Node.isNumericLiteral(init))
+      throw errorAt(m, `enumerator '${m.getName()}' needs a number literal value`);
+    const value = init ? Number(init.getLiteralValue()) : next;
+    next = value + 1;
+    return { name: m.getName(), value, doc: readDoc(m) };
+  });
+  return { kind: 'enum', name: decl.getName(), enumerators, doc: readDoc(decl) };
+}
+
+function readExportMacro(name: string, init: Node, stmt: VariableStatement): AbiExportMacro {
+  const obj = objectLiteral(init, `export macro '${name}'`, stmt);
+  const casesNode = property(obj, 'cases', stmt);
+  if (!Node.isArrayLiteralExpression(casesNode)) throw errorAt(casesNode, "'cases' must be an array literal");
+  const cases = casesNode.getElements().map((element) => {
+    const c = objectLiteral(element, 'each case', stmt);
+    return {
+      when: stringArray(property(c, 'when', stmt), "'when'", stmt),
+      expands: stringLiteral(property(c, 'expands', stmt), "'expands'", stmt),
+    };
+  });
+  if (cases.length === 0 || cases[cases.length - 1]?.when.length !== 0) {
+    throw errorAt(casesNode, `export macro '${name}' must end with a fallback case whose 'when' is empty`);
+  }
+  return { kind: 'export-macro', name, cases, doc: readDoc(stmt) };
+}
+
+function readHeaderSpec(init: Node, stmt: VariableStatement): FileContents['header'] {
+  const obj = objectLiteral(init, "'header'", stmt);
+  return {
+    path: stringLiteral(property(obj, 'path', stmt), "'header.path'", stmt),
+    includes: stringArray(property(obj, 'includes', stmt), "'header.includes'", stmt),
+    node: stmt,
+  };
+}
+
+/** Reads one variable statement: the header spec, an export macro, a define or the directive list. */
+export function readVariable(stmt: VariableStatement, out: FileContents): void {
+  const [decl, extra] = stmt.getDeclarations();
+  if (!decl || extra) throw errorAt(stmt, 'declare one constant per statement');
+  const name = decl.getName();
+  const init = decl.getInitializer();
+  const typeNode = decl.getTypeNode();
+  if (name === 'header' && init) {
+    out.header = readHeaderSpec(init, stmt);
+  } else if (init) {
+    out.items.push(readExportMacro(name, init, stmt));
+  } else if (typeNode && Node.isLiteralTypeNode(typeNode) && Node.isNumericLiteral(typeNode.getLiteral())) {
+    const value = Number(typeNode.getLiteral().getText());
+    out.items.push({ kind: 'define', name, value, doc: readDoc(stmt) });
+  } else if (name === 'DIRECTIVE_TYPES' && typeNode && Node.isTupleTypeNode(typeNode)) {
+    out.directiveTypes = typeNode.getElements().map((e) => {
+      if (!Node.isLiteralTypeNode(e)) throw errorAt(e, 'each directive type must be a string literal');
+      return stringLiteral(e.getLiteral(), 'a directive type', stmt);
+    });
+  } else {
+    throw errorAt(
+      stmt,
+      `constant '${name}' is neither a header spec, an export macro, a numeric define nor DIRECTIVE_TYPES`,
+    );
+  }
+}
+
+/** Reads every declaration of one definition file, in order. */
+export function readFile(file: SourceFile, typedefs: Set<string>): FileContents {
+  const out: FileContents = { items: [] };
+  for (const stmt of file.getStatements()) {
+    if (Node.isImportDeclaration(stmt)) continue;
+    if (Node.isTypeAliasDeclaration(stmt)) out.items.push(readHandle(stmt));
+    else if (Node.isFunctionDeclaration(stmt)) out.items.push(readFunction(stmt, typedefs));
+    else if (Node.isInterfaceDeclaration(stmt)) out.items.push(readStruct(stmt, typedefs));
+    else if (Node.isEnumDeclaration(stmt)) out.items.push(readEnum(stmt));
+    else if (Node.isVariableStatement(stmt)) readVariable(stmt, out);
+    else throw errorAt(stmt, `unsupported declaration (${stmt.getKindName()}) in an ABI definition file`);
+  }
+  return out;
+}

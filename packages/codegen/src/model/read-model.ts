@@ -1,0 +1,105 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Node, Project, type SourceFile } from 'ts-morph';
+import { defaultDefinitionsDir } from '../paths.js';
+import { AbiDefinitionError, errorAt } from './errors.js';
+import { type FileContents, readFile } from './read-declarations.js';
+import { readDoc } from './read-doc.js';
+import type { AbiHeader, AbiModel } from './types.js';
+import { C_VOCABULARY, VOCABULARY_FILE } from './vocabulary.js';
+
+/** The macro whose value is the plugin API version. */
+export const VERSION_MACRO = 'ENTROPIC_MCP_PLUGIN_API_VERSION';
+
+function checkVocabulary(file: SourceFile): void {
+  const declared = new Set<string>();
+  for (const alias of file.getTypeAliases()) {
+    const node = alias.getTypeNodeOrThrow();
+    if (!Node.isTypeReference(node) || node.getTypeName().getText() !== 'CType') continue;
+    const [arg] = node.getTypeArguments();
+    const spelling = arg && Node.isLiteralTypeNode(arg) ? arg.getLiteral().getText().slice(1, -1) : undefined;
+    if (C_VOCABULARY[alias.getName()] !== spelling) {
+      throw errorAt(
+        alias,
+        `C type alias '${alias.getName()}' (${spelling}) is not in the reader's vocabulary`,
+      );
+    }
+    declared.add(alias.getName());
+  }
+  for (const name of Object.keys(C_VOCABULARY)) {
+    if (!declared.has(name)) throw errorAt(file, `the vocabulary type '${name}' is not declared here`);
+  }
+}
+
+function collectTypedefs(files: SourceFile[]): Set<string> {
+  const names = new Set<string>();
+  for (const file of files) {
+    for (const alias of file.getTypeAliases()) names.add(alias.getName());
+    for (const e of file.getEnums()) names.add(e.getName());
+  }
+  return names;
+}
+
+function toHeader(file: SourceFile, source: string, contents: FileContents): AbiHeader {
+  if (!contents.header) {
+    if (contents.items.length === 0) throw errorAt(file, 'a definition file without declarations');
+    throw errorAt(file, "declarations without a 'header' spec (export const header = {...})");
+  }
+  const docNode = contents.header.node;
+  const doc = Node.isVariableStatement(docNode)
+    ? readDoc(docNode)
+    : readDoc(file.getVariableStatementOrThrow('header'));
+  return {
+    path: contents.header.path,
+    source,
+    includes: contents.header.includes,
+    doc,
+    items: contents.items,
+  };
+}
+
+/** Reads the TypeScript ABI definitions into one plain-JSON model. */
+export function readAbiModel(options: { definitionsDir?: string } = {}): AbiModel {
+  const dir = resolve(options.definitionsDir ?? defaultDefinitionsDir());
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts') && !n.endsWith('.d.ts'))
+    .sort();
+  const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
+  const files = names.map((n) => project.addSourceFileAtPath(join(dir, n)));
+  const typedefs = collectTypedefs(files.filter((f) => f.getBaseName() !== VOCABULARY_FILE));
+  const headers: AbiHeader[] = [];
+  let directiveTypes: string[] | undefined;
+  for (const file of files) {
+    if (file.getBaseName() === VOCABULARY_FILE) {
+      checkVocabulary(file);
+      continue;
+    }
+    const contents = readFile(file, typedefs);
+    if (contents.directiveTypes) directiveTypes = contents.directiveTypes;
+    if (contents.header || contents.items.length > 0)
+      headers.push(toHeader(file, file.getBaseName(), contents));
+  }
+  headers.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return finish(dir, headers, directiveTypes);
+}
+
+function finish(dir: string, headers: AbiHeader[], directiveTypes: string[] | undefined): AbiModel {
+  const items = headers.flatMap((h) => h.items);
+  const version = items.find((i) => i.kind === 'define' && i.name === VERSION_MACRO);
+  if (version?.kind !== 'define') {
+    throw new AbiDefinitionError(dir, 0, `no '${VERSION_MACRO}' constant is declared`);
+  }
+  const exportMacros = items.filter((i) => i.kind === 'export-macro');
+  if (exportMacros.length !== 1 || !exportMacros[0]) {
+    throw new AbiDefinitionError(dir, 0, `expected exactly one export macro, found ${exportMacros.length}`);
+  }
+  if (!directiveTypes) throw new AbiDefinitionError(dir, 0, 'no DIRECTIVE_TYPES constant is declared');
+  return {
+    modelFormat: 1,
+    apiVersion: version.value,
+    versionMacro: VERSION_MACRO,
+    exportMacro: exportMacros[0].name,
+    headers,
+    directiveTypes,
+  };
+}
