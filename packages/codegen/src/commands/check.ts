@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../check/git.js';
+import { formatReport } from '../check/report.js';
+import { CheckUsageError, runCheck } from '../check/run.js';
+import { asUsage, EXIT_FAILURE, EXIT_OK, UsageError } from '../command.js';
+import { abiHeadersRoot } from '../paths.js';
+
+export const summary =
+  'The ABI gate: generated files fresh, lock current, ABI changes versioned (see README).';
+export const usage = 'entropic-abi check [--base REF | --no-base] [--no-binary]';
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = asUsage(() =>
+    parseArgs({
+      args,
+      options: { base: { type: 'string' }, 'no-base': { type: 'boolean' }, 'no-binary': { type: 'boolean' } },
+    }),
+  );
+  if (values.base !== undefined && values['no-base'])
+    throw new UsageError('--base and --no-base exclude each other');
+  const repo = repoRoot(process.cwd());
+  if (!repo) throw new UsageError('run it inside the git work tree of the workspace');
+  // The package in this work tree when there is one, else the installed package.
+  const local = join(repo, 'packages', 'abi-headers');
+  const abiRoot = existsSync(join(local, 'package.json')) ? local : abiHeadersRoot();
+  let report: Awaited<ReturnType<typeof runCheck>>;
+  try {
+    report = await runCheck({
+      repo,
+      abiRoot,
+      base: values['no-base'] ? null : values.base,
+      ...(values['no-binary'] ? { binary: false } : {}),
+    });
+  } catch (e) {
+    if (e instanceof CheckUsageError) throw new UsageError(e.message);
+    throw e;
+  }
+  const text = formatReport(report);
+  if (report.findings.length === 0) {
+    console.log(text);
+    return EXIT_OK;
+  }
+  console.error(text);
+  return EXIT_FAILURE;
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { pluginVerdictOk, verifyPlugin } from '../abigail/plugin.js';
+import { referencePath } from '../abigail/reference.js';
+import { asUsage, EXIT_FAILURE, EXIT_OK, UsageError } from '../command.js';
+import { abiHeadersRoot } from '../paths.js';
+
+export const summary =
+  'Check a built plugin library: the nine entry points exported, signatures as in the contract.';
+export const usage = 'entropic-abi verify-plugin LIB.so [--reference FILE.abi]';
+
+/** Lines of abidiff's account shown per drifted function. */
+const DETAIL_LINES = 16;
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = asUsage(() =>
+    parseArgs({ args, options: { reference: { type: 'string' } }, allowPositionals: true }),
+  );
+  if (positionals.length !== 1) throw new UsageError('give exactly one plugin library');
+  const lib = positionals[0]!;
+  const reference = values.reference ?? referencePath(abiHeadersRoot());
+  if (!existsSync(lib)) throw new UsageError(`${lib} does not exist`);
+  if (!existsSync(reference)) {
+    throw new UsageError(
+      `the ABI reference ${reference} does not exist (create it: entropic-abi abi-dump --update)`,
+    );
+  }
+  const v = verifyPlugin(lib, reference, readFileSync(reference, 'utf8'));
+  const exported = v.required.length - v.missing.length - v.notFunctions.length;
+  const lines = [`${lib}: ${exported} of ${v.required.length} entry points exported as functions`];
+  if (v.missing.length) lines.push(`✖ missing entry points: ${v.missing.join(', ')}`);
+  for (const n of v.notFunctions)
+    lines.push(`✖ ${n.name} is exported, but not as a function (nm type ${n.type})`);
+  if (v.signaturesSkipped) lines.push(`• signatures not compared: ${v.signaturesSkipped}`);
+  else if (v.drift.length === 0) lines.push('✔ the exported entry points have the contract signatures');
+  for (const d of v.drift) {
+    const detail = d.detail.split('\n');
+    lines.push(`✖ ${d.name} drifted from the contract:`);
+    lines.push(...detail.slice(0, DETAIL_LINES).map((l) => `    ${l.trim()}`));
+    if (detail.length > DETAIL_LINES) lines.push(`    … ${detail.length - DETAIL_LINES} more lines`);
+  }
+  const ok = pluginVerdictOk(v);
+  lines.push(
+    ok ? 'verify-plugin: OK' : 'verify-plugin: FAILED — the plugin does not match the entropic plugin ABI',
+  );
+  (ok ? console.log : console.error)(lines.join('\n'));
+  return ok ? EXIT_OK : EXIT_FAILURE;
+}
