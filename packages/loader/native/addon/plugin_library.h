@@ -1,0 +1,66 @@
+// One plugin shared library opened with dlopen, its nine entry points resolved,
+// its version checked and one server instance created. No Node-API in here: the
+// instance thread drives it, and the synchronous path calls it on the JS thread.
+#pragma once
+
+#include <entropic/interfaces/i_mcp_server.h>
+
+#include <string>
+
+namespace entropic_loader {
+
+// Why a step failed: the entropic_error_t value and a message a plugin author can act on.
+struct LoadFailure {
+  int value = 0;
+  std::string message;
+};
+
+// Result of a call that returns a string: `present` is false when the plugin answered NULL.
+struct PluginText {
+  bool present = false;
+  std::string text;
+};
+
+class PluginLibrary {
+ public:
+  PluginLibrary() = default;
+  PluginLibrary(const PluginLibrary&) = delete;
+  PluginLibrary& operator=(const PluginLibrary&) = delete;
+  ~PluginLibrary();
+
+  // dlopen, resolve, check the version, create, read the name. On failure every
+  // partial step is undone and `failure` says why.
+  bool Open(const std::string& path, LoadFailure& failure);
+
+  PluginText ListTools();
+  PluginText Execute(const char* tool, const char* args_json);
+  int Configure(const char* config_json);
+  int SetWorkingDir(const char* path);
+
+  // Destroys the instance, then unloads the library. Idempotent.
+  void Close();
+
+  bool IsOpen() const { return server_ != nullptr; }
+  const std::string& Name() const { return name_; }
+  int ApiVersion() const { return api_version_; }
+
+ private:
+  PluginText Take(char* owned);
+
+  void* handle_ = nullptr;
+  entropic_mcp_server_t server_ = nullptr;
+  std::string name_;
+  int api_version_ = 0;
+
+  decltype(&entropic_plugin_api_version) api_version_fn_ = nullptr;
+  decltype(&entropic_create_server) create_fn_ = nullptr;
+  decltype(&entropic_mcp_server_name) name_fn_ = nullptr;
+  decltype(&entropic_mcp_server_list_tools) list_tools_fn_ = nullptr;
+  decltype(&entropic_mcp_server_execute) execute_fn_ = nullptr;
+  decltype(&entropic_mcp_server_configure) configure_fn_ = nullptr;
+  decltype(&entropic_mcp_server_set_working_dir) set_working_dir_fn_ = nullptr;
+  decltype(&entropic_mcp_server_destroy) destroy_fn_ = nullptr;
+  decltype(&entropic_free) free_fn_ = nullptr;
+};
+
+}  // namespace entropic_loader
