@@ -16,6 +16,13 @@ export interface LoadOptions {
   readonly timeoutMs?: number;
   /** Isolated mode only: RLIMIT_AS for the host process, in MiB. */
   readonly memoryLimitMb?: number;
+  /** Isolated mode only: the host executable to use (else `ENTROPIC_PLUGIN_HOST`, a prebuild, the local build). */
+  readonly hostPath?: string;
+  /**
+   * Isolated mode only: receives what the host and the plugin write to stderr (the plugin's stdout lands there
+   * too). Default: copied to this process's stderr.
+   */
+  readonly onStderr?: (text: string) => void;
 }
 
 /** A tool descriptor as the plugin's `list_tools` returned it, after validation. */

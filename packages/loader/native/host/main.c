@@ -1,0 +1,161 @@
+/*
+ * entropic_plugin_host: hosts ONE plugin library in its own process and serves the framed protocol of
+ * protocol.h on stdin and a private copy of stdout. Usage:
+ *
+ *   entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so
+ *
+ * Before the plugin is loaded, the protocol moves to private descriptors: fd 0 reads /dev/null and fd 1 is
+ * stderr, so a plugin that prints or reads stdin cannot corrupt the channel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "channel.h"
+#include "plugin.h"
+#include "protocol.h"
+
+static int move_channel(int* in_fd, int* out_fd) {
+  *in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+  *out_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  if (*in_fd < 0 || *out_fd < 0) return -1;
+  int null_fd = open("/dev/null", O_RDONLY);
+  if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(2, 1) < 0) return -1;
+  if (null_fd > 2) close(null_fd);
+  return 0;
+}
+
+static int limit_memory(const char* mib) {
+  char* end = NULL;
+  unsigned long long value = strtoull(mib, &end, 10);
+  if (end == mib || *end != '\0' || value == 0) return -1;
+  struct rlimit limit = {.rlim_cur = (rlim_t)(value * 1024ull * 1024ull), .rlim_max = (rlim_t)(value * 1024ull * 1024ull)};
+  return setrlimit(RLIMIT_AS, &limit);
+}
+
+/* The payload must be `count` NUL-terminated strings; fills parts[] with them. */
+static int split(const frame_t* f, const char** parts, int count) {
+  size_t at = 0;
+  for (int i = 0; i < count; i++) {
+    const char* nul = at < f->payload_len ? memchr(f->payload + at, '\0', f->payload_len - at) : NULL;
+    if (nul == NULL) return -1;
+    parts[i] = f->payload + at;
+    at = (size_t)(nul - f->payload) + 1;
+  }
+  return at == f->payload_len ? 0 : -1;
+}
+
+static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s) {
+  if (s == NULL) return channel_put(ch, id, ST_NULL, NULL, 0, NULL, 0);
+  int rc = channel_put(ch, id, ST_STRING, s, strlen(s), NULL, 0);
+  p->free_fn(s);
+  return rc;
+}
+
+static int bad_request(channel_t* ch, uint32_t id, const char* why) {
+  return channel_put(ch, id, ST_BAD_REQUEST, why, strlen(why), NULL, 0);
+}
+
+/* Serves one request. 0: go on; 1: close was asked; -1: the answer could not be buffered. */
+static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
+  const char* s[2];
+  switch (f->op) {
+    case OP_LIST_TOOLS:
+      return put_owned_string(ch, p, f->id, p->list_tools(p->server));
+    case OP_EXECUTE:
+      if (split(f, s, 2) != 0) return bad_request(ch, f->id, "execute needs a tool name and arguments");
+      return put_owned_string(ch, p, f->id, p->execute(p->server, s[0], s[1]));
+    case OP_CONFIGURE:
+      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "configure needs one string");
+      return channel_put_code(ch, f->id, ST_CODE, (int32_t)p->configure(p->server, s[0]), NULL, 0);
+    case OP_SET_WORKING_DIR:
+      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "set_working_dir needs one string");
+      return channel_put_code(ch, f->id, ST_CODE, (int32_t)p->set_working_dir(p->server, s[0]), NULL, 0);
+    case OP_CLOSE:
+      plugin_unload(p);
+      if (channel_put_code(ch, f->id, ST_CODE, 0, NULL, 0) != 0) return -1;
+      return 1;
+    default:
+      return bad_request(ch, f->id, "unknown operation");
+  }
+}
+
+/* Serves frames until close or end of input; answers go out in one write per batch of requests read. */
+static int serve_all(channel_t* ch, plugin_t* p) {
+  for (;;) {
+    frame_t f;
+    int got;
+    while ((got = channel_next(ch, &f)) == 1) {
+      int rc = serve(ch, p, &f);
+      if (rc < 0) return 1;
+      if (rc == 1) return channel_flush(ch) == 0 ? 0 : 1;
+      if (channel_pending(ch) > (1u << 20) && channel_flush(ch) != 0) return 1;
+    }
+    if (got < 0) {
+      fprintf(stderr, "entropic_plugin_host: malformed frame from the loader\n");
+      return 1;
+    }
+    if (channel_flush(ch) != 0) return 1;
+    int r = channel_read(ch);
+    if (r <= 0) return r == 0 ? 0 : 1;
+  }
+}
+
+int main(int argc, char** argv) {
+  const char* memory = NULL;
+  int arg = 1;
+  if (argc == 4 && strcmp(argv[1], "--memory-limit-mb") == 0) {
+    memory = argv[2];
+    arg = 3;
+  }
+  if (argc != arg + 1) {
+    fprintf(stderr, "usage: entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so\n");
+    return 2;
+  }
+  signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  int in_fd, out_fd;
+  if (move_channel(&in_fd, &out_fd) != 0) {
+    fprintf(stderr, "entropic_plugin_host: cannot set up the channel: %s\n", strerror(errno));
+    return 2;
+  }
+  if (memory != NULL && limit_memory(memory) != 0) {
+    fprintf(stderr, "entropic_plugin_host: bad --memory-limit-mb %s\n", memory);
+    return 2;
+  }
+  channel_t ch;
+  channel_init(&ch, in_fd, out_fd);
+  plugin_t plugin;
+  load_error_t err;
+  int status = 0;
+  if (plugin_load(&plugin, argv[arg], &err) != 0) {
+    /* payload after the value: the error's name, NUL, the message */
+    char text[sizeof err.message + 64];
+    int n = snprintf(text, sizeof text, "%s%c%s", plugin_error_name((int)err.code), '\0', err.message);
+    size_t len = n < 0 ? 0 : ((size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
+    channel_put_code(&ch, 0, ST_LOAD_ERROR, (int32_t)err.code, text, len);
+    channel_flush(&ch);
+    status = 3;
+  } else {
+    int32_t version = (int32_t)plugin.api_version;
+    char le[4] = {(char)(version & 0xff), (char)((version >> 8) & 0xff), (char)((version >> 16) & 0xff),
+                  (char)((version >> 24) & 0xff)};
+    channel_put(&ch, 0, ST_READY, le, 4, plugin.name, strlen(plugin.name));
+    status = serve_all(&ch, &plugin);
+    plugin_unload(&plugin);
+  }
+  channel_free(&ch);
+  close(in_fd);
+  close(out_fd);
+  return status;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Builds the native parts with node-gyp (binding.gyp): the plugin host executable and the in-process addon.
+// The Node headers come from the running Node's own installation (--nodedir), so nothing is downloaded.
+// Extra arguments go to node-gyp (for example `-- --debug`).
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
+const nodedir = resolve(process.execPath, '..', '..');
+const args = [
+  nodeGyp,
+  'rebuild',
+  `--nodedir=${nodedir}`,
+  '--jobs=max',
+  '--loglevel=warn',
+  ...process.argv.slice(2),
+];
+
+const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+if (run.error) throw run.error;
+process.exit(run.status ?? 1);

@@ -1,0 +1,124 @@
+/**
+ * Argument checks shared by both hosting modes. Each throws a `TypeError` naming the bad argument, before any
+ * native code or child process is involved.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { CallOptions, Isolation, LoadOptions } from './types.js';
+
+const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
+
+/** Load options after checking, in the form both hosting modes receive them. */
+export interface ResolvedLoadOptions {
+  readonly isolation: Isolation;
+  /** `config` serialised to JSON text, or undefined when none was given. */
+  readonly configJson: string | undefined;
+  /** Absolute working directory, or undefined when none was given. */
+  readonly workingDir: string | undefined;
+  /** Default per-call limit in ms; 0 means none. */
+  readonly timeoutMs: number;
+  readonly memoryLimitMb: number | undefined;
+  readonly hostPath: string | undefined;
+  readonly onStderr: ((text: string) => void) | undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function checkPluginPath(path: unknown): string {
+  if (typeof path !== 'string' || path === '') throw new TypeError('plugin path must be a non-empty string');
+  if (path.includes('\0')) throw new TypeError('plugin path must not contain a NUL character');
+  if (!isAbsolute(path)) throw new TypeError(`plugin path must be absolute, got the relative path "${path}"`);
+  return path;
+}
+
+export function checkTimeout(value: unknown, what: string): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`${what} must be a finite number of milliseconds >= 0, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** JSON text of a configuration value (any JSON-serialisable value). */
+export function configToJson(config: unknown, what = 'config'): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(config);
+  } catch (error) {
+    throw new TypeError(`${what} must be JSON-serialisable: ${(error as Error).message}`);
+  }
+  if (text === undefined) throw new TypeError(`${what} must be JSON-serialisable, got ${typeof config}`);
+  return text;
+}
+
+export function checkDirectory(path: unknown, what: string): string {
+  if (typeof path !== 'string' || path === '') throw new TypeError(`${what} must be a non-empty string`);
+  if (path.includes('\0')) throw new TypeError(`${what} must not contain a NUL character`);
+  return resolve(path);
+}
+
+export function checkToolName(tool: unknown): string {
+  if (typeof tool !== 'string' || tool === '') throw new TypeError('tool name must be a non-empty string');
+  if (tool.includes('\0')) throw new TypeError('tool name must not contain a NUL character');
+  return tool;
+}
+
+/** Tool arguments as JSON text: an object (or undefined, read as `{}`), or a string already holding JSON. */
+export function argsToJson(args: unknown): string {
+  if (args === undefined) return '{}';
+  if (typeof args === 'string') {
+    try {
+      JSON.parse(args);
+    } catch {
+      throw new TypeError('tool arguments given as a string must be JSON text');
+    }
+    if (args.includes('\0')) throw new TypeError('tool arguments must not contain a NUL character');
+    return args;
+  }
+  if (!isPlainObject(args)) throw new TypeError('tool arguments must be an object or a JSON string');
+  return configToJson(args, 'tool arguments');
+}
+
+export function checkCallOptions(
+  options: unknown,
+  defaultTimeoutMs: number,
+): { signal?: AbortSignal; timeoutMs: number } {
+  if (options === undefined) return { timeoutMs: defaultTimeoutMs };
+  if (!isPlainObject(options)) throw new TypeError('call options must be an object');
+  const { signal, timeoutMs } = options as CallOptions;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('options.signal must be an AbortSignal');
+  }
+  const limit = timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'options.timeoutMs');
+  return signal === undefined ? { timeoutMs: limit } : { signal, timeoutMs: limit };
+}
+
+export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
+  if (options === undefined) options = {};
+  if (!isPlainObject(options)) throw new TypeError('load options must be an object');
+  const o = options as LoadOptions;
+  const isolation = o.isolation ?? 'process';
+  if (!ISOLATIONS.includes(isolation)) {
+    throw new TypeError(
+      `options.isolation must be one of ${ISOLATIONS.join(', ')}, got ${String(isolation)}`,
+    );
+  }
+  const { memoryLimitMb, hostPath, onStderr } = o;
+  if (memoryLimitMb !== undefined && (!Number.isInteger(memoryLimitMb) || memoryLimitMb <= 0)) {
+    throw new TypeError(`options.memoryLimitMb must be a positive integer, got ${String(memoryLimitMb)}`);
+  }
+  if (hostPath !== undefined) checkPluginPath(hostPath);
+  if (onStderr !== undefined && typeof onStderr !== 'function') {
+    throw new TypeError('options.onStderr must be a function');
+  }
+  return {
+    isolation,
+    configJson: o.config === undefined ? undefined : configToJson(o.config, 'options.config'),
+    workingDir: o.workingDir === undefined ? undefined : checkDirectory(o.workingDir, 'options.workingDir'),
+    timeoutMs: checkTimeout(o.timeoutMs, 'options.timeoutMs'),
+    memoryLimitMb,
+    hostPath,
+    onStderr,
+  };
+}

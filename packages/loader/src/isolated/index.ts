@@ -1,0 +1,191 @@
+/**
+ * Isolated hosting (the default): each loaded plugin lives in its own `entropic_plugin_host` process, so a
+ * crash, a hang or a runaway allocation in the plugin cannot reach Node. See `session.ts` for what happens to
+ * calls on a crash, a timeout or a cancellation.
+ */
+import {
+  argsToJson,
+  checkCallOptions,
+  checkDirectory,
+  checkToolName,
+  configToJson,
+  type ResolvedLoadOptions,
+} from '../checks.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '../types.js';
+import { parseAnswer, parseToolList } from '../validate.js';
+import { findHost } from './find-host.js';
+import { Op } from './frames.js';
+import { type Call, codeDecoder, HostSession, textDecoder } from './session.js';
+
+interface CallSpec {
+  op: Op;
+  parts: string[];
+  tool?: string;
+  decode(status: number, payload: Buffer): unknown;
+}
+
+class IsolatedPlugin implements Plugin {
+  readonly isolation: Isolation = 'process';
+  readonly path: string;
+  name = '';
+  apiVersion = 0;
+  tools: readonly PluginTool[] = [];
+  #session: HostSession;
+  #timeoutMs: number;
+  #config: string | undefined;
+  #workingDir: string | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(path: string, options: ResolvedLoadOptions) {
+    this.path = path;
+    this.#timeoutMs = options.timeoutMs;
+    const spawn = {
+      hostPath: findHost(options.hostPath, path),
+      pluginPath: path,
+      memoryLimitMb: options.memoryLimitMb,
+      onStderr: options.onStderr,
+    };
+    this.#session = new HostSession(spawn, () => {
+      const steps: { op: Op; parts: string[] }[] = [];
+      if (this.#config !== undefined) steps.push({ op: Op.configure, parts: [this.#config] });
+      if (this.#workingDir !== undefined) steps.push({ op: Op.setWorkingDir, parts: [this.#workingDir] });
+      return steps;
+    });
+  }
+
+  async open(options: ResolvedLoadOptions): Promise<void> {
+    try {
+      const ready = await this.#session.start();
+      this.name = ready.name;
+      this.apiVersion = ready.apiVersion;
+      if (options.configJson !== undefined) await this.configure(JSON.parse(options.configJson));
+      if (options.workingDir !== undefined) await this.setWorkingDir(options.workingDir);
+      this.tools = Object.freeze(await this.listTools());
+    } catch (error) {
+      await this.#session.stop();
+      throw error;
+    }
+  }
+
+  listTools(): Promise<PluginTool[]> {
+    const text = textDecoder(this.path, this.name);
+    const ctx = { path: this.path, plugin: this.name };
+    return this.#call(
+      { op: Op.listTools, parts: [], decode: (s, p) => parseToolList(text(s, p), ctx) },
+      undefined,
+    );
+  }
+
+  execute(tool: string, args: unknown, options?: CallOptions): Promise<PluginAnswer> {
+    try {
+      const name = checkToolName(tool);
+      const json = argsToJson(args);
+      const text = textDecoder(this.path, this.name);
+      const ctx = { path: this.path, plugin: this.name, tool: name };
+      const decode = (s: number, p: Buffer) => parseAnswer(text(s, p), ctx);
+      return this.#call({ op: Op.execute, parts: [name, json], tool: name, decode }, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async configure(config: unknown): Promise<void> {
+    const json = configToJson(config);
+    await this.#call({
+      op: Op.configure,
+      parts: [json],
+      decode: codeDecoder(this.path, this.name, Op.configure),
+    });
+    this.#config = json;
+  }
+
+  async setWorkingDir(path: string): Promise<void> {
+    const dir = checkDirectory(path, 'working directory');
+    await this.#call({
+      op: Op.setWorkingDir,
+      parts: [dir],
+      decode: codeDecoder(this.path, this.name, Op.setWorkingDir),
+    });
+    this.#workingDir = dir;
+  }
+
+  close(): Promise<void> {
+    if (this.#closing === undefined) {
+      const closeCall = this.#call({ op: Op.close, parts: [], decode: () => undefined });
+      this.#closing = closeCall.then(() => this.#session.exited());
+    }
+    return this.#closing;
+  }
+
+  #call<T>(spec: CallSpec, options?: CallOptions): Promise<T> {
+    if (this.#closing !== undefined) {
+      const what = spec.tool === undefined ? 'a call' : `execute of tool "${spec.tool}"`;
+      return Promise.reject(
+        new PluginError(
+          HOST_ERROR_CODES.closed,
+          `${describePlugin(this.path, this.name)} is closed; ${what} came after close()`,
+          {
+            path: this.path,
+            plugin: this.name,
+            tool: spec.tool,
+          },
+        ),
+      );
+    }
+    const { signal, timeoutMs } = checkCallOptions(options, this.#timeoutMs);
+    return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () =>
+        this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled'));
+      const done = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const call: Call = {
+        ...spec,
+        settled: false,
+        resolve: (value) => {
+          done();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      };
+      if (signal?.aborted) {
+        call.settled = true;
+        reject(this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started'));
+        return;
+      }
+      if (timeoutMs > 0) {
+        timer = setTimeout(
+          () =>
+            this.#session.abandon(
+              call,
+              this.#stopped(spec, 'ENTROPIC_ERROR_TIMEOUT', `did not answer within ${timeoutMs} ms`),
+            ),
+          timeoutMs,
+        );
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#session.submit(call);
+    });
+  }
+
+  #stopped(spec: CallSpec, code: string, what: string): PluginError {
+    const call = spec.tool === undefined ? 'a call' : `execute of tool "${spec.tool}"`;
+    return new PluginError(code, `${describePlugin(this.path, this.name)}: ${call} ${what}`, {
+      path: this.path,
+      plugin: this.name,
+      tool: spec.tool,
+    });
+  }
+}
+
+export async function load(path: string, options: ResolvedLoadOptions): Promise<Plugin> {
+  const plugin = new IsolatedPlugin(path, options);
+  await plugin.open(options);
+  return plugin;
+}

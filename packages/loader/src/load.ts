@@ -1,0 +1,44 @@
+/**
+ * `loadPlugin`: checks the arguments, then hands them to one hosting mode.
+ *
+ * Each mode lives in its own folder and exports `load(path, options): Promise<Plugin>`:
+ * `./isolated/index.js` (a host process per plugin, the default) and `./inprocess/index.js` (the Node-API
+ * addon). The in-process mode is imported only when asked for, so the isolated mode works without the addon.
+ */
+import { checkLoadOptions, checkPluginPath, type ResolvedLoadOptions } from './checks.js';
+import { HOST_ERROR_CODES, PluginError } from './errors.js';
+import type { LoadOptions, Plugin } from './types.js';
+
+/** What a hosting mode module exports. */
+export interface HostingMode {
+  load(path: string, options: ResolvedLoadOptions): Promise<Plugin>;
+}
+
+async function inProcessMode(path: string): Promise<HostingMode> {
+  // A computed specifier: this build may not contain the in-process mode.
+  const specifier = './inprocess/index.js';
+  try {
+    return (await import(specifier)) as HostingMode;
+  } catch (cause) {
+    throw new PluginError(
+      HOST_ERROR_CODES.unavailable,
+      `the in-process mode is not available: ${String(cause)}`,
+      {
+        path,
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * Loads the plugin at the absolute `path` and checks it against the contract. Rejects with a `TypeError` for
+ * bad arguments and a `PluginError` (see `errors.ts`) when the plugin cannot be hosted.
+ */
+export async function loadPlugin(path: string, options?: LoadOptions): Promise<Plugin> {
+  const absolute = checkPluginPath(path);
+  const resolved = checkLoadOptions(options);
+  const mode: HostingMode =
+    resolved.isolation === 'none' ? await inProcessMode(absolute) : await import('./isolated/index.js');
+  return mode.load(absolute, resolved);
+}
