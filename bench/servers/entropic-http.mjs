@@ -1,0 +1,24 @@
+// entropic-mcp echo server over Streamable HTTP: a pure-TypeScript tool on @entropic-mcp/server.
+import { McpServer } from '@entropic-mcp/server';
+import { serveHttp } from '@entropic-mcp/server/http';
+import { httpArgs } from './http-args.mjs';
+
+const { port, mode } = httpArgs();
+
+const server = new McpServer({ name: 'entropic-echo', version: '0.0.0' });
+server.addTool(
+  {
+    name: 'echo',
+    description: 'Echo the text back',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  async ({ text }) => ({ content: [{ type: 'text', text }] }),
+);
+const listener = await serveHttp(server, {
+  host: '127.0.0.1',
+  port,
+  enableJsonResponse: mode === 'json',
+  stateless: mode === 'stateless',
+});
+const address = listener.address?.() ?? listener.server?.address?.() ?? listener;
+process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);

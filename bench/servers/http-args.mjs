@@ -1,0 +1,27 @@
+// Command-line options shared by the HTTP echo servers: --port N --mode sse|json|stateless.
+import { parseArgs } from 'node:util';
+
+export function httpArgs() {
+  const { values } = parseArgs({
+    options: { port: { type: 'string', default: '0' }, mode: { type: 'string', default: 'sse' } },
+  });
+  if (!['sse', 'json', 'stateless'].includes(values.mode)) throw new Error(`unknown --mode ${values.mode}`);
+  return { port: Number(values.port), mode: values.mode };
+}
+
+/** Tell the load generator where we listen: one JSON line on stdout. */
+export function announce(server) {
+  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+}
+
+export function readBody(req) {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => {
+      text += chunk;
+    });
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,70 @@
+// The targets of issue 6, checked against one run's tables.
+const MiB = 2 ** 20;
+
+function row(tables, id, target) {
+  const r = tables.find((t) => t.id === id)?.rows.find((x) => x?.target === target);
+  return r && !r.skipped && !r.error ? r : undefined;
+}
+
+function verdict(ok) {
+  if (ok === undefined) return 'not measured';
+  return ok ? 'met' : 'NOT met';
+}
+
+export function checkGoals(tables, opts) {
+  const goals = [];
+  const add = (target, measured, ok) =>
+    goals.push({ target, measured: measured ?? '–', verdict: verdict(ok) });
+  const many = row(tables, `stdio-${opts.inflight}`, 'entropic');
+  add(
+    'TS echo over stdio ≥ 100,000 calls/s at 64 in flight',
+    many && `${Math.round(many.perSecond)}/s`,
+    many && many.perSecond >= 100_000,
+  );
+  const one = row(tables, 'stdio-1', 'entropic');
+  add(
+    'TS echo over stdio p50 ≤ 100 µs at 1 in flight',
+    one && `${Math.round(one.p50us)} µs`,
+    one && one.p50us <= 100,
+  );
+  const plugin = row(tables, `stdio-${opts.inflight}`, 'plugin-isolated');
+  add(
+    'C plugin echo (serve --stdio, isolated) ≥ 60,000 calls/s at 64 in flight',
+    plugin && `${Math.round(plugin.perSecond)}/s`,
+    plugin && plugin.perSecond >= 60_000,
+  );
+  for (const mode of ['sse', 'json']) {
+    const ours = row(tables, `http-${mode}-${opts.clients}`, 'entropic');
+    const bare = row(tables, `http-${mode}-${opts.clients}`, 'bare');
+    const r = ours && bare ? ours.perSecond / bare.perSecond : undefined;
+    add(
+      `HTTP (${mode}) ≥ 0.8× bare node:http at ${opts.clients} concurrent`,
+      r && `${r.toFixed(2)}× (${Math.round(ours.perSecond)}/s vs ${Math.round(bare.perSecond)}/s)`,
+      r && r >= 0.8,
+    );
+  }
+  const rss = tables
+    .filter((t) => t.kind !== 'abi')
+    .flatMap((t) => t.rows)
+    .filter((r) => r && r.target === 'entropic' && r.peakRss);
+  if (rss.length > 0) {
+    const peak = Math.max(...rss.map((r) => r.peakRss));
+    add(
+      'Peak RSS of the TS server ≤ 60 MiB (every workload)',
+      `${(peak / MiB).toFixed(1)} MiB`,
+      peak <= 60 * MiB,
+    );
+  } else add('Peak RSS of the TS server ≤ 60 MiB (every workload)');
+  for (const r of tables.find((t) => t.id === 'growth')?.rows ?? []) {
+    if (r.target !== 'entropic' || r.skipped || r.error) continue;
+    const span = `${Math.round(r.points[0].calls / 1000)}k → ${Math.round(r.points.at(-1).calls / 1000)}k`;
+    add(`RSS growth ${span} ≤ 5 % (${r.label})`, `${(r.growth * 100).toFixed(1)} %`, r.growth <= 0.05);
+  }
+  const check = row(tables, 'abi', 'check');
+  add(
+    'entropic-abi check < 3 s',
+    check && `${(check.medianMs / 1000).toFixed(2)} s`,
+    check && check.medianMs < 3000,
+  );
+  return goals;
+}

@@ -1,0 +1,118 @@
+// `pnpm bench`: run every workload against every server with one load generator, print the tables and
+// write them to bench/results/latest.md and latest.json. `--quick` is a seconds-long smoke run.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { checkGoals } from './goals.mjs';
+import { renderMarkdown } from './report.mjs';
+import { benchDir, httpTargets, stdioTargets } from './targets.mjs';
+import { abiWorkload } from './workloads/abi.mjs';
+import { growthWorkload } from './workloads/growth.mjs';
+import { httpWorkload } from './workloads/http.mjs';
+import { stdioWorkload } from './workloads/stdio.mjs';
+
+const WORKLOADS = ['stdio', 'http', 'growth', 'abi'];
+const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
+                  [--growth-http-full] [--out PATH-PREFIX]`;
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      repeat: { type: 'string' },
+      calls: { type: 'string' },
+      warmup: { type: 'string' },
+      'growth-http-full': { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick;
+  const only = values.only ? values.only.split(',') : WORKLOADS;
+  for (const name of only)
+    if (!WORKLOADS.includes(name)) throw new Error(`unknown workload "${name}"\n${USAGE}`);
+  const number = (text, fallback) => {
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`expected a positive integer, got "${text}"\n${USAGE}`);
+    return n;
+  };
+  return {
+    quick,
+    only,
+    repeat: number(values.repeat, quick ? 1 : 3),
+    calls: number(values.calls, quick ? 300 : 20_000),
+    warmup: number(values.warmup, quick ? 100 : 2_000),
+    inflight: 64,
+    clients: 64,
+    growthStdio: quick ? [2_000, 4_000] : [100_000, 1_000_000],
+    growthHttp: quick
+      ? [1_000, 2_000]
+      : values['growth-http-full']
+        ? [100_000, 1_000_000]
+        : [100_000, 300_000],
+    out: values.out ?? `${benchDir}results/${quick ? 'quick' : 'latest'}`,
+  };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memory: os.totalmem(),
+    node: process.versions.node,
+    platform: `${os.type()} ${os.release()}`,
+    loadavg: os.loadavg(),
+  };
+}
+
+const log = (text) => process.stderr.write(`${text}\n`);
+
+async function main() {
+  const opts = options();
+  const result = {
+    command: `pnpm bench${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
+    date: new Date().toISOString(),
+    machine: machine(),
+    options: opts,
+    tables: [],
+  };
+  const stdio = stdioTargets();
+  const http = httpTargets();
+  if (opts.only.includes('stdio')) {
+    log('stdio');
+    result.tables.push(...(await stdioWorkload(stdio, opts, log)));
+  }
+  if (opts.only.includes('http')) {
+    log('http');
+    result.tables.push(...(await httpWorkload(http, opts, log)));
+  }
+  if (opts.only.includes('growth')) {
+    log('growth');
+    const pick = (list) => list.filter((t) => t.name === 'entropic' || t.name === 'bare');
+    result.tables.push(...(await growthWorkload({ stdio: pick(stdio), http: pick(http) }, opts, log)));
+  }
+  if (opts.only.includes('abi')) {
+    log('abi');
+    result.tables.push(...(await abiWorkload(opts, log)));
+  }
+  result.targets = checkGoals(result.tables, opts);
+  const markdown = renderMarkdown(result);
+  mkdirSync(dirname(opts.out), { recursive: true });
+  writeFileSync(`${opts.out}.md`, `${markdown}\n`);
+  writeFileSync(`${opts.out}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${markdown}\nwritten to ${opts.out}.md and ${opts.out}.json\n`);
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exit(1);
+});

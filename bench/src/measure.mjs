@@ -1,0 +1,24 @@
+// One timed run: throughput, latency percentiles and the CPU both sides used while it lasted.
+import { cpuSecondsOf } from './proc.mjs';
+import { summarise } from './stats.mjs';
+
+/** Run `fn` (which resolves to {elapsedMs, latencies}) and summarise it with CPU shares. */
+export async function measure(serverPid, fn) {
+  const client0 = process.cpuUsage();
+  const server0 = cpuSecondsOf(serverPid);
+  const run = await fn();
+  const client = process.cpuUsage(client0);
+  const serverSeconds = cpuSecondsOf(serverPid) - server0;
+  return {
+    ...summarise(run),
+    serverCpu: (serverSeconds * 1000) / run.elapsedMs,
+    clientCpu: (client.user + client.system) / 1000 / run.elapsedMs,
+  };
+}
+
+/** The best of repeated runs (highest throughput), keeping every run's throughput beside it. */
+export function best(runs) {
+  let top = runs[0];
+  for (const run of runs) if (run.perSecond > top.perSecond) top = run;
+  return { ...top, runs: runs.map((run) => Math.round(run.perSecond)) };
+}

@@ -1,0 +1,49 @@
+// Memory of a server process (and of the processes it started), read from /proc.
+import { readdirSync, readFileSync } from 'node:fs';
+
+function statusField(pid, field) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid) {
+  const out = [];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) for (const child of text.split(' ')) out.push(Number(child));
+    }
+  } catch {
+    // The process is gone; nothing to add.
+  }
+  return out;
+}
+
+/** Bytes for a /proc status field (VmHWM = peak RSS, VmRSS = current) of pid alone and of its descendants. */
+export function memoryOf(pid, field) {
+  const self = statusField(pid, field);
+  let children = 0;
+  const queue = childPids(pid);
+  while (queue.length > 0) {
+    const child = queue.pop();
+    children += statusField(child, field);
+    queue.push(...childPids(child));
+  }
+  return { self, children };
+}
+
+/** CPU seconds (user + system) used so far by pid alone, from /proc/PID/stat. */
+export function cpuSecondsOf(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

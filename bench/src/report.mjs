@@ -1,0 +1,96 @@
+// Render results as Markdown: one table per workload with ratios to the baselines, then the targets.
+import { BASELINES } from './targets.mjs';
+
+const MiB = 2 ** 20;
+const int = (n) => Math.round(n).toLocaleString('en-US');
+const mib = (bytes) => (bytes ? (bytes / MiB).toFixed(1) : '–');
+const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}×` : '–');
+
+function throughputTable(table) {
+  const find = (name) => table.rows.find((row) => row?.target === name && row.perSecond);
+  const v1 = find(BASELINES.sdkV1)?.perSecond;
+  const v2 = find(BASELINES.sdkV2)?.perSecond;
+  const ceiling = find(BASELINES.ceiling)?.perSecond;
+  const lines = [
+    '| server | calls/s | p50 µs | p99 µs | × SDK v1 | × SDK v2 | × ceiling | peak RSS MiB | CPU server / client | runs (calls/s) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const row of table.rows) {
+    if (!row) continue;
+    if (row.skipped || row.error) {
+      lines.push(`| ${row.label} | ${why(row)} |${' – |'.repeat(8)}`);
+      continue;
+    }
+    const rss = row.childRss ? `${mib(row.peakRss)} (+${mib(row.childRss)} host)` : mib(row.peakRss);
+    const cpu = `${Math.round(row.serverCpu * 100)}% / ${Math.round(row.clientCpu * 100)}%`;
+    lines.push(
+      `| ${row.label} | ${int(row.perSecond)} | ${int(row.p50us)} | ${int(row.p99us)} | ${ratio(row.perSecond, v1)} | ` +
+        `${ratio(row.perSecond, v2)} | ${ratio(row.perSecond, ceiling)} | ${rss} | ${cpu} | ${row.runs.join(', ')} |`,
+    );
+  }
+  return lines;
+}
+
+function growthTable(table) {
+  const lines = [
+    '| server | RSS at checkpoints (MiB) | growth first → last | peak RSS MiB | seconds |',
+    '| --- | --- | ---: | ---: | ---: |',
+  ];
+  for (const row of table.rows) {
+    if (row.skipped || row.error) {
+      lines.push(`| ${row.label} | ${why(row)} |${' – |'.repeat(3)}`);
+      continue;
+    }
+    const points = row.points.map((p) => `${mib(p.rss)} @ ${int(p.calls)}`).join(' → ');
+    lines.push(
+      `| ${row.label} | ${points} | ${(row.growth * 100).toFixed(1)} % | ${mib(row.peakRss)} | ${row.seconds.toFixed(1)} |`,
+    );
+  }
+  return lines;
+}
+
+function abiTable(table) {
+  const lines = ['| command | median wall time ms | runs ms | exit code |', '| --- | ---: | --- | ---: |'];
+  for (const row of table.rows) {
+    if (row.skipped) lines.push(`| ${row.label} | ${why(row)} | – | – |`);
+    else lines.push(`| ${row.label} | ${int(row.medianMs)} | ${row.runsMs.join(', ')} | ${row.exitCode} |`);
+  }
+  return lines;
+}
+
+function why(row) {
+  return row.skipped ? `skipped: ${row.skipped}` : `failed: ${oneLine(row.error)}`;
+}
+
+function oneLine(text) {
+  return String(text).replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 200);
+}
+
+export function renderMarkdown(result) {
+  const lines = [
+    `# entropic-mcp benchmark${result.options.quick ? ' (quick smoke run: figures are not meaningful)' : ''}`,
+    '',
+    `- Command: \`${result.command}\``,
+    `- Date: ${result.date}`,
+    `- Machine: ${result.machine.cpus}× ${result.machine.cpuModel}, ${mib(result.machine.memory)} MiB RAM, ` +
+      `Node ${result.machine.node}, load average at start ${result.machine.loadavg.map((n) => n.toFixed(2)).join(' ')}`,
+    `- Calls: ${int(result.options.calls)} measured after ${int(result.options.warmup)} warm-up, best of ` +
+      `${result.options.repeat} rounds (each round visits every server in turn); one load generator (bench/src) for all.`,
+    '- Ratios are of calls/s. "ceiling" is the bare Node loop (stdio) or bare node:http (HTTP) measured in the same run.',
+    '- CPU is the share of one core each side used during the best round (server process alone / load generator).',
+    '',
+  ];
+  for (const table of result.tables) {
+    lines.push(`## ${table.title}`, '');
+    if (table.kind === 'growth') lines.push(...growthTable(table));
+    else if (table.kind === 'abi') lines.push(...abiTable(table));
+    else lines.push(...throughputTable(table));
+    lines.push('');
+  }
+  if (result.targets.length > 0) {
+    lines.push('## Targets (issue 6)', '', '| target | measured | verdict |', '| --- | --- | --- |');
+    for (const t of result.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.verdict} |`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,103 @@
+// Every server the bench drives, as a command line plus the echo call it answers.
+// A target whose build output is missing is reported as skipped (with the reason), never silently dropped.
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const benchDir = fileURLToPath(new URL('..', import.meta.url));
+export const rootDir = fileURLToPath(new URL('../..', import.meta.url));
+const node = process.execPath;
+const echoCall = { tool: 'echo', arguments: { text: 'hello' }, expect: 'hello' };
+
+function server(file) {
+  return `${benchDir}servers/${file}`;
+}
+
+function missing(...files) {
+  const absent = files.filter((file) => !existsSync(file));
+  return absent.length > 0 ? `not built: ${absent.map((f) => f.replace(rootDir, '')).join(', ')}` : undefined;
+}
+
+/** The example echo plugin's shared object, if built. */
+export function echoPlugin() {
+  const dir = `${rootDir}examples/plugins/echo/build`;
+  if (!existsSync(dir)) return undefined;
+  const so = readdirSync(dir).find((name) => name.endsWith('.so'));
+  return so ? `${dir}/${so}` : undefined;
+}
+
+const serverDist = `${rootDir}packages/server/dist`;
+const loaderCli = `${rootDir}packages/loader/dist/cli.js`;
+
+function pluginTarget(name, label, isolation) {
+  const so = echoPlugin();
+  return {
+    name,
+    label,
+    command: node,
+    args: [loaderCli, 'serve', '--stdio', '--plugin', so ?? 'echo', '--isolation', isolation],
+    ...echoCall,
+    skip: () => missing(loaderCli) ?? (so ? undefined : 'not built: examples/plugins/echo/build/*.so'),
+  };
+}
+
+/** Baselines every ratio is taken against. */
+export const BASELINES = { sdkV1: 'sdk-v1', sdkV2: 'sdk-v2', ceiling: 'bare' };
+
+export function stdioTargets() {
+  return [
+    {
+      name: 'entropic',
+      label: 'entropic-mcp (TS echo)',
+      command: node,
+      args: [server('entropic-stdio.mjs')],
+      ...echoCall,
+      skip: () => missing(`${serverDist}/index.js`, `${serverDist}/stdio/index.js`),
+    },
+    pluginTarget('plugin-isolated', 'entropic-mcp serve, C plugin, isolated', 'process'),
+    pluginTarget('plugin-inprocess', 'entropic-mcp serve, C plugin, in-process', 'none'),
+    {
+      name: 'sdk-v1',
+      label: 'official SDK v1 1.32.2',
+      command: node,
+      args: [server('sdk-v1-stdio.mjs')],
+      ...echoCall,
+    },
+    {
+      name: 'sdk-v2',
+      label: 'official SDK v2 2.4.0',
+      command: node,
+      args: [server('sdk-v2-stdio.mjs')],
+      ...echoCall,
+    },
+    {
+      name: 'bare',
+      label: 'bare Node loop (ceiling)',
+      command: node,
+      args: [server('bare-stdio.mjs')],
+      ...echoCall,
+    },
+  ];
+}
+
+function httpTarget(name, label, file, skip) {
+  return {
+    name,
+    label,
+    command: node,
+    args: [server(file)],
+    modeArgs: (mode) => ['--mode', mode],
+    ...echoCall,
+    skip,
+  };
+}
+
+export function httpTargets() {
+  return [
+    httpTarget('entropic', 'entropic-mcp (TS echo)', 'entropic-http.mjs', () =>
+      missing(`${serverDist}/index.js`, `${serverDist}/http/index.js`),
+    ),
+    httpTarget('sdk-v1', 'official SDK v1 1.32.2', 'sdk-v1-http.mjs'),
+    httpTarget('sdk-v2', 'official SDK v2 2.4.0 (+ @modelcontextprotocol/node)', 'sdk-v2-http.mjs'),
+    httpTarget('bare', 'bare node:http (ceiling)', 'bare-http.mjs'),
+  ];
+}

@@ -1,0 +1,103 @@
+// Keeps the benchmark working: a quick run must produce figures for every server in every workload.
+// It asserts nothing about speed; performance is read from `pnpm bench`, never from a test.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+interface Row {
+  target: string;
+  label: string;
+  skipped?: string;
+  error?: string;
+  perSecond?: number;
+  p50us?: number;
+  peakRss?: number;
+  points?: { calls: number; rss: number }[];
+  medianMs?: number;
+}
+interface Table {
+  id: string;
+  kind?: string;
+  rows: Row[];
+}
+interface Result {
+  tables: Table[];
+  targets: { target: string; verdict: string }[];
+}
+
+const main = fileURLToPath(new URL('../src/main.mjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'entropic-bench-smoke-'));
+let result: Result;
+let markdown: string;
+
+beforeAll(async () => {
+  const out = join(dir, 'smoke');
+  await promisify(execFile)(process.execPath, [main, '--quick', '--out', out], { maxBuffer: 16 * 2 ** 20 });
+  result = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as Result;
+  markdown = readFileSync(`${out}.md`, 'utf8');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const problems = (table: Table) =>
+  table.rows
+    .filter((row) => row.skipped || row.error)
+    .map((row) => `${row.label}: ${row.skipped ?? row.error}`);
+
+describe('pnpm bench --quick', () => {
+  it('measures every stdio server at 1 and 64 in flight', () => {
+    for (const id of ['stdio-1', 'stdio-64']) {
+      const table = result.tables.find((t) => t.id === id)!;
+      expect(problems(table)).toEqual([]);
+      expect(table.rows.map((r) => r.target)).toEqual([
+        'entropic',
+        'plugin-isolated',
+        'plugin-inprocess',
+        'sdk-v1',
+        'sdk-v2',
+        'bare',
+      ]);
+      for (const row of table.rows) {
+        expect(row.perSecond, row.label).toBeGreaterThan(0);
+        expect(row.p50us, row.label).toBeGreaterThan(0);
+        expect(row.peakRss, row.label).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('measures every HTTP server in SSE, JSON and stateless modes at 1 and 64 clients', () => {
+    for (const mode of ['sse', 'json', 'stateless']) {
+      for (const clients of [1, 64]) {
+        const table = result.tables.find((t) => t.id === `http-${mode}-${clients}`)!;
+        expect(problems(table)).toEqual([]);
+        expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v1', 'sdk-v2', 'bare']);
+        for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('reads RSS at each growth checkpoint and times the ABI CLI', () => {
+    const growth = result.tables.find((t) => t.id === 'growth')!;
+    expect(problems(growth)).toEqual([]);
+    expect(growth.rows).toHaveLength(4);
+    for (const row of growth.rows) {
+      expect(row.points, row.label).toHaveLength(2);
+      for (const point of row.points!) expect(point.rss, row.label).toBeGreaterThan(0);
+    }
+    const abi = result.tables.find((t) => t.id === 'abi')!;
+    expect(problems(abi)).toEqual([]);
+    expect(abi.rows.map((r) => r.target)).toEqual(['check', 'generate']);
+    for (const row of abi.rows) expect(row.medianMs, row.label).toBeGreaterThan(0);
+  });
+
+  it('writes the tables with ratios and the verdict on each target', () => {
+    expect(markdown).toContain('× SDK v1');
+    expect(markdown).toContain('× ceiling');
+    expect(result.targets.length).toBeGreaterThanOrEqual(7);
+    expect(result.targets.map((t) => t.verdict)).not.toContain('not measured');
+  });
+});
