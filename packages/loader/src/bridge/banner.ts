@@ -1,0 +1,61 @@
+/** What `serve` prints on stderr once it is ready: the plugins, their tools, and how to connect. */
+import type { ServeTransport } from '../config/args.js';
+import type { Plugin } from '../types.js';
+
+export interface BannerInput {
+  readonly plugins: readonly Plugin[];
+  /** One line per plugin that failed to load (only with --keep-going). */
+  readonly failures: readonly string[];
+  readonly root: string;
+  readonly transport: ServeTransport;
+  /** The HTTP endpoint, when serving HTTP. */
+  readonly url?: string;
+  /** The command that starts this same server over stdio: [command, ...args]. */
+  readonly stdioCommand: readonly string[];
+  /** The key used in the client config's `mcpServers`. */
+  readonly serverName?: string;
+}
+
+/** A client config (the `mcpServers` form most MCP clients read) that reaches this server. */
+export function clientConfig(input: BannerInput): Record<string, unknown> {
+  const name = input.serverName ?? 'entropic';
+  const [command, ...args] = input.stdioCommand;
+  const entry = input.url !== undefined ? { type: 'http', url: input.url } : { command, args };
+  return { mcpServers: { [name]: entry } };
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+export function inspectorCommand(input: BannerInput): string {
+  if (input.url !== undefined) {
+    return `npx @modelcontextprotocol/inspector --transport http --server-url ${input.url}`;
+  }
+  return `npx @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`;
+}
+
+export function formatBanner(input: BannerInput): string {
+  const tools = input.plugins.reduce((n, p) => n + p.tools.length, 0);
+  const lines = [
+    `entropic-mcp serve: ${input.plugins.length} plugin(s), ${tools} tool(s); working directory ${input.root}`,
+  ];
+  const width = Math.max(0, ...input.plugins.map((p) => p.name.length));
+  for (const p of input.plugins) {
+    const count = `${p.tools.length} tool${p.tools.length === 1 ? '' : 's'}`;
+    lines.push(
+      `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}  ${p.path}`,
+    );
+  }
+  for (const failure of input.failures) lines.push(`  FAILED (skipped by --keep-going) ${failure}`);
+  lines.push(
+    input.url !== undefined ? `listening on ${input.url} (Streamable HTTP)` : 'serving MCP on stdin/stdout',
+    '',
+    'client config:',
+    JSON.stringify(clientConfig(input), null, 2),
+    '',
+    `MCP Inspector: ${inspectorCommand(input)}`,
+    '',
+  );
+  return lines.join('\n');
+}

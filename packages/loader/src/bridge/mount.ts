@@ -1,0 +1,151 @@
+/** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
+import type { Plugin, PluginTool } from '../types.js';
+import { answerToResult, errorToResult, PLUGIN_META_KEY } from './result.js';
+import type { BridgeToolHandler, MountOptions, ToolHost } from './types.js';
+
+/** A refusal at start-up: two plugins (or a plugin and a TypeScript tool) want the same name. */
+export class ToolCollisionError extends Error {
+  readonly code = 'ENTROPIC_MCP_TOOL_COLLISION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolCollisionError';
+  }
+}
+
+export function toolName(plugin: Plugin, tool: PluginTool): string {
+  return `${plugin.name}.${tool.name}`;
+}
+
+function makeHandler(plugin: Plugin, tool: PluginTool, options: MountOptions): BridgeToolHandler {
+  return async (args, ctx) => {
+    try {
+      const callOptions =
+        options.timeoutMs === undefined
+          ? { signal: ctx.signal }
+          : { signal: ctx.signal, timeoutMs: options.timeoutMs };
+      const answer = await plugin.execute(tool.name, args, callOptions);
+      if (answer.directives.length > 0 && options.onDirectives !== undefined) {
+        await options.onDirectives(answer.directives, { plugin: plugin.name, tool: tool.name, args });
+      }
+      return answerToResult(answer);
+    } catch (error) {
+      return errorToResult(error, plugin.name, tool.name);
+    }
+  };
+}
+
+/** Undoes a registration when the server's `addTool` returned a handle with `remove()`. */
+function removerOf(registration: unknown): () => void {
+  const remove = (registration as { remove?: unknown } | null | undefined)?.remove;
+  return typeof remove === 'function' ? () => remove.call(registration) : () => {};
+}
+
+function register(
+  server: ToolHost,
+  plugin: Plugin,
+  tool: PluginTool,
+  options: MountOptions,
+  undo: (() => void)[],
+): string {
+  const name = toolName(plugin, tool);
+  const definition = {
+    name,
+    inputSchema: tool.inputSchema,
+    _meta: { [PLUGIN_META_KEY]: { plugin: plugin.name, tool: tool.name } },
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+  };
+  try {
+    undo.push(removerOf(server.addTool(definition, makeHandler(plugin, tool, options))));
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new ToolCollisionError(
+      `cannot register tool "${name}" of plugin "${plugin.name}" (${plugin.path}): ${why}`,
+    );
+  }
+  return name;
+}
+
+function mountInto(server: ToolHost, plugin: Plugin, options: MountOptions, undo: (() => void)[]): string[] {
+  return plugin.tools.map((tool) => register(server, plugin, tool, options, undo));
+}
+
+function undoAll(undo: (() => void)[]): void {
+  for (const step of undo.reverse()) {
+    try {
+      step();
+    } catch {
+      // The registration is already gone; nothing else to undo.
+    }
+  }
+}
+
+/**
+ * Mounts one plugin's tools; returns the registered names. A taken name throws `ToolCollisionError`, after
+ * removing the tools this call had already registered (when the server can remove them).
+ */
+export function mountPlugin(server: ToolHost, plugin: Plugin, options: MountOptions = {}): string[] {
+  const undo: (() => void)[] = [];
+  try {
+    return mountInto(server, plugin, options, undo);
+  } catch (error) {
+    undoAll(undo);
+    throw error;
+  }
+}
+
+/** Every name clash among the plugins, one line each; empty when there is none. */
+export function findCollisions(plugins: readonly Plugin[]): string[] {
+  const problems: string[] = [];
+  const byName = new Map<string, Plugin>();
+  for (const plugin of plugins) {
+    const other = byName.get(plugin.name);
+    if (other !== undefined) {
+      problems.push(`plugin name "${plugin.name}" is used by both ${other.path} and ${plugin.path}`);
+    } else byName.set(plugin.name, plugin);
+  }
+  const owners = new Map<string, Plugin>();
+  for (const plugin of plugins) {
+    for (const tool of plugin.tools) {
+      const name = toolName(plugin, tool);
+      const other = owners.get(name);
+      if (other === undefined) owners.set(name, plugin);
+      else if (other.name !== plugin.name) {
+        problems.push(`tool "${name}" comes from both plugin "${other.name}" and plugin "${plugin.name}"`);
+      } else if (other === plugin) problems.push(`plugin "${plugin.name}" lists tool "${tool.name}" twice`);
+    }
+  }
+  return problems;
+}
+
+export interface MountEntry {
+  readonly plugin: Plugin;
+  readonly options?: MountOptions;
+}
+
+/**
+ * Mounts several plugins after checking that no two of them claim the same name; a clash, or a name already
+ * registered on the server, throws `ToolCollisionError` listing the clashes. `options` apply to every plugin
+ * unless an entry brings its own. Returns the registered names per plugin, in order.
+ */
+export function mountPlugins(
+  server: ToolHost,
+  plugins: readonly (Plugin | MountEntry)[],
+  options: MountOptions = {},
+): Map<Plugin, string[]> {
+  const entries = plugins.map((p) => ('plugin' in p ? p : { plugin: p }));
+  const problems = findCollisions(entries.map((e) => e.plugin));
+  if (problems.length > 0) {
+    throw new ToolCollisionError(`refusing to serve clashing names:\n  ${problems.join('\n  ')}`);
+  }
+  const mounted = new Map<Plugin, string[]>();
+  const undo: (() => void)[] = [];
+  try {
+    for (const { plugin, options: own } of entries) {
+      mounted.set(plugin, mountInto(server, plugin, { ...options, ...own }, undo));
+    }
+  } catch (error) {
+    undoAll(undo);
+    throw error;
+  }
+  return mounted;
+}

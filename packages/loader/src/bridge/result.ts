@@ -1,0 +1,54 @@
+/** How plugin answers and failures become `tools/call` results. */
+import { PluginError } from '../errors.js';
+import type { PluginAnswer } from '../types.js';
+import type { BridgeToolResult } from './types.js';
+
+/**
+ * The `_meta` key carrying a plugin answer's directives to the client (a prefixed key, as the 2025-11-25
+ * specification asks of implementation-defined metadata). Always present on a plugin tool's success, `[]`
+ * when the plugin asked for nothing.
+ */
+export const DIRECTIVES_META_KEY = 'io.entropic/directives';
+/** The `_meta` key describing a failed plugin call: `{ plugin, tool, code, signal? }`. */
+export const ERROR_META_KEY = 'io.entropic/error';
+/** The `_meta` key on each plugin tool's definition: `{ plugin, tool }`. */
+export const PLUGIN_META_KEY = 'io.entropic/plugin';
+
+export function answerToResult(answer: PluginAnswer): BridgeToolResult {
+  return {
+    content: [{ type: 'text', text: answer.result }],
+    _meta: { [DIRECTIVES_META_KEY]: answer.directives },
+  };
+}
+
+function describeFailure(error: unknown): { code: string; message: string; signal?: string } {
+  if (error instanceof PluginError) {
+    const failure: { code: string; message: string; signal?: string } = {
+      code: error.code,
+      message: error.message,
+    };
+    if (error.signal !== undefined) failure.signal = error.signal;
+    return failure;
+  }
+  if (error instanceof Error) {
+    const code: unknown = (error as Error & { code?: unknown }).code;
+    return { code: typeof code === 'string' ? code : error.name, message: error.message };
+  }
+  return { code: 'Error', message: String(error) };
+}
+
+/** A failed call as a tool-level error naming the plugin, the tool and what went wrong. */
+export function errorToResult(error: unknown, plugin: string, tool: string): BridgeToolResult {
+  const failure = describeFailure(error);
+  const how = failure.signal !== undefined ? `, ${failure.signal}` : '';
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `plugin "${plugin}" failed on tool "${tool}" [${failure.code}${how}]: ${failure.message}`,
+      },
+    ],
+    isError: true,
+    _meta: { [ERROR_META_KEY]: { plugin, tool, ...failure } },
+  };
+}

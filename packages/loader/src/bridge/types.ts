@@ -1,0 +1,64 @@
+/**
+ * The few shapes the bridge needs from an MCP server, written structurally so that the bridge depends only on
+ * the public `addTool` of `@entropic-mcp/server` (whose `McpServer` satisfies `ToolHost`).
+ */
+import type { PluginDirective } from '../types.js';
+
+export interface BridgeToolDefinition {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface BridgeTextContent {
+  type: 'text';
+  text: string;
+}
+
+export interface BridgeToolResult {
+  content: BridgeTextContent[];
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** The parts of a tool handler's context the bridge uses. */
+export interface BridgeToolContext {
+  readonly signal: AbortSignal;
+  progress?(done: number, total?: number, message?: string): void | Promise<void>;
+}
+
+export type BridgeToolHandler = (
+  args: Record<string, unknown>,
+  ctx: BridgeToolContext,
+) => BridgeToolResult | Promise<BridgeToolResult>;
+
+/** Anything tools can be registered on; `addTool` throws when the name is already taken. */
+export interface ToolHost {
+  addTool(definition: BridgeToolDefinition, handler: BridgeToolHandler): unknown;
+}
+
+/** Where a directive came from, handed to `onDirectives` with it. */
+export interface DirectiveSource {
+  /** The plugin's name (the tool's prefix). */
+  readonly plugin: string;
+  /** The plugin's own tool name (without the prefix). */
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+/**
+ * Called after a plugin answered with at least one directive (`stop_processing`, `delegate`, ...), before the
+ * result goes to the client. Throwing turns the call into an `isError` result.
+ */
+export type DirectivesHook = (
+  directives: readonly PluginDirective[],
+  source: DirectiveSource,
+) => void | Promise<void>;
+
+export interface MountOptions {
+  /** Receives every non-empty directive list. */
+  readonly onDirectives?: DirectivesHook;
+  /** Per-call time limit in milliseconds for this plugin's calls (default: the plugin's own load-time limit). */
+  readonly timeoutMs?: number;
+}
