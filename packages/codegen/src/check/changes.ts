@@ -19,7 +19,10 @@ export function describeChanges(before: LockedSubset, after: LockedSubset): Chan
     ...d.additive.map((t) => ({ t, tag: 'additive' })),
   ];
   for (const { t, tag } of entries) {
-    lines.push(`  - ${t} [${tag}]`);
+    // Whole-declaration renderings of big structs are long; the detail lines below say what moved.
+    const summary =
+      t.length > 160 && t.includes(' changed: ') ? `${t.slice(0, t.indexOf(' changed: '))} changed` : t;
+    lines.push(`  - ${summary} [${tag}]`);
     const name = /^\w+ (\S+)/.exec(t)?.[1];
     for (const c of details) {
       if (c.path[1] === name && c.path.length > 2)

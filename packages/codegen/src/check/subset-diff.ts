@@ -26,7 +26,7 @@ export function show(v: Json | undefined): string {
     if (v.kind === 'builtin' && typeof v.spelling === 'string') return v.spelling;
     if (v.kind === 'typedef' && typeof v.name === 'string') return v.name;
     if (v.kind === 'function-pointer' && Array.isArray(v.params)) {
-      const ps = v.params.map((p) => (isObj(p) ? show(p.type) : show(p)));
+      const ps = v.params.map((p) => (isObj(p) && !isType(p) && 'type' in p ? show(p.type) : show(p)));
       return `${show(v.returns)} (*)(${ps.length ? ps.join(', ') : 'void'})`;
     }
   }
