@@ -1,1 +1,69 @@
-export {};
+export { audio, image, resource, resourceLink, text } from './core/content.js';
+export {
+  ErrorCode,
+  LocalError,
+  type LocalErrorCode,
+  McpError,
+  ToolError,
+  type WireError,
+} from './core/errors.js';
+export type {
+  Awaitable,
+  Completer,
+  CompletionContext,
+  HandlerContext,
+  PeerRequestOptions,
+  PromptDefinition,
+  PromptHandler,
+  Registration,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  TemplateReader,
+  ToolHandler,
+} from './core/handler-types.js';
+export type { CapabilityOptions, ServerOptions } from './core/options.js';
+export {
+  type ClientContext,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './core/protocol.js';
+export { McpServer } from './core/server.js';
+export type { ConnectOptions, Session } from './core/session.js';
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  ClientCapabilities,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  ImageContent,
+  Implementation,
+  JsonSchema,
+  LogLevel,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceLink,
+  Role,
+  Root,
+  ServerInfo,
+  TextContent,
+  TextResourceContents,
+  ToolAnnotations,
+  ToolDefinition,
+  ToolResult,
+} from './core/types.js';
+export type { UriVariables } from './core/uri-template.js';
+export {
+  createInMemoryTransportPair,
+  InMemoryTransport,
+  type InMemoryTransportOptions,
+} from './transport/in-memory.js';
+export type { JsonRpcMessage, MessageContext, RequestId, SendOptions, Transport } from './transport/types.js';

@@ -2,11 +2,18 @@
  * The boundary between the protocol core and the outside world. The core never touches a stream, a
  * socket or `process`; a transport moves JSON-RPC messages in and out and nothing else. HTTP-only
  * concerns (sessions, SSE, headers) stay inside the HTTP transport.
+ *
+ * How the core uses a transport: `server.connect(transport)` assigns the four `on*` callbacks, then
+ * calls `start()`. Every parsed frame goes to `onmessage` (with its context); the core answers through
+ * `send`. A batch answer (protocol 2025-03-26 only) is one `send` of an array. Responses carry the
+ * request's id as `relatedRequestId`; so do notifications and requests a handler makes while serving
+ * that request (progress, log messages, elicitation), which lets HTTP put them on that request's stream.
+ * Messages without `relatedRequestId` are connection-wide (list_changed, resources/updated, server.log).
  */
 
 export type RequestId = string | number;
 
-/** A JSON-RPC 2.0 message as it travels on the wire (already parsed, not yet validated). */
+/** A JSON-RPC 2.0 message as it travels on the wire. */
 export type JsonRpcMessage = Record<string, unknown>;
 
 /** What a transport knows about the frame that carried a message, passed to the core beside it. */
@@ -15,6 +22,11 @@ export interface MessageContext {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** Whatever an authentication hook attached to the request (HTTP only). */
   readonly auth?: unknown;
+  /**
+   * The protocol version the transport saw for this message (HTTP's `MCP-Protocol-Version`), used
+   * for requests served without a prior initialize on the connection (stateless HTTP).
+   */
+  readonly protocolVersion?: string;
 }
 
 export interface SendOptions {
@@ -23,10 +35,15 @@ export interface SendOptions {
 }
 
 export interface Transport {
+  /** The transport's session id, if it has one (stateful Streamable HTTP). */
+  readonly sessionId?: string;
   /** Begin delivering messages to `onmessage`. */
   start(): Promise<void>;
-  /** Queue one message for the peer. Must not throw for a closed transport; drop and report via onerror. */
-  send(message: JsonRpcMessage, options?: SendOptions): void;
+  /**
+   * Queue one message (or, for a 2025-03-26 batch answer, an array of them) for the peer.
+   * Must not throw for a closed transport; drop and report via onerror.
+   */
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
   /** Stop reading, flush what is queued, release resources; calls `onclose` once. */
   close(): Promise<void>;
 
@@ -35,8 +52,16 @@ export interface Transport {
    * A frame that is not JSON at all is reported through `onparseerror` instead.
    */
   onmessage?: (message: unknown, context?: MessageContext) => void;
-  /** A frame could not be parsed as JSON (or broke a transport limit); the core answers -32700/-32600. */
-  onparseerror?: (error: Error, context?: MessageContext) => void;
+  /**
+   * A frame could not be parsed as JSON (answered -32700) or broke a transport limit (set
+   * `jsonRpcCode` on the error, e.g. -32600, to answer with that code and the error's message).
+   */
+  onparseerror?: (error: Error & { jsonRpcCode?: number }, context?: MessageContext) => void;
+  /**
+   * Optional: the peer will send nothing more (stdin ended). The core answers what is in flight,
+   * then calls `close()`. A transport that never calls it simply closes.
+   */
+  onend?: () => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
 }

@@ -1,0 +1,78 @@
+/**
+ * Two kinds of error, told apart by the type of `code`:
+ * - `McpError` is a wire error: a JSON-RPC error code, a message and optional data, serialised with `toJSON()`.
+ * - `LocalError` is a misuse of this library (a duplicate tool, a missing capability); its `code` is a string
+ *   and it is never sent to a peer as such.
+ * `ToolError` is neither: thrown from a tool handler it becomes a tool result with `isError: true`.
+ */
+
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** The server is at its in-flight cap, or the connection closed before a reply. */
+  ServerBusy: -32000,
+  RequestTimeout: -32001,
+  ResourceNotFound: -32002,
+  UrlElicitationRequired: -32042,
+} as const;
+
+export interface WireError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export class McpError extends Error {
+  override readonly name = 'McpError';
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+
+  toJSON(): WireError {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export type LocalErrorCode =
+  | 'DUPLICATE_TOOL'
+  | 'DUPLICATE_RESOURCE'
+  | 'DUPLICATE_RESOURCE_TEMPLATE'
+  | 'DUPLICATE_PROMPT'
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_SCHEMA'
+  | 'CAPABILITY_NOT_DECLARED'
+  | 'CLIENT_CAPABILITY_MISSING'
+  | 'NOT_CONNECTED'
+  | 'CLOSED';
+
+export class LocalError extends Error {
+  override readonly name = 'LocalError';
+  readonly code: LocalErrorCode;
+
+  constructor(code: LocalErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Thrown from a tool handler: the call ran and failed; the client sees `isError: true` and the message. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+/** The wire form of anything a handler threw while serving `method`. */
+export function toWireError(error: unknown, method: string): WireError {
+  if (error instanceof McpError) return error.toJSON();
+  const detail = error instanceof Error ? error.message : String(error);
+  return { code: ErrorCode.InternalError, message: `Internal error in ${method}: ${detail}` };
+}

@@ -1,0 +1,115 @@
+/** What handlers receive and return. */
+
+import type { ClientContext } from './protocol.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  GetPromptResult,
+  JsonSchema,
+  LogLevel,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  ResourceDefinition,
+  Root,
+  ToolDefinition,
+  ToolResult,
+} from './types.js';
+import type { UriVariables } from './uri-template.js';
+
+export type RequestId = string | number;
+
+export interface PeerRequestOptions {
+  /** Milliseconds before the request fails with -32001. Default: ServerOptions.requestTimeoutMs. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The per-request handle every handler receives. Valid while the handler runs. */
+export interface HandlerContext {
+  /** Aborted when the client cancels the request, the handler times out or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  /** The client as it presented itself for this request (protocol version, capabilities, info). */
+  readonly client: ClientContext;
+  /** The transport's session id, when it has one (Streamable HTTP in stateful mode). */
+  readonly sessionId: string | undefined;
+  /** Whatever the transport's authentication hook attached (HTTP). */
+  readonly auth: unknown;
+  /** Report progress; a no-op when the request carried no progressToken or progress did not increase. */
+  progress(done: number, total?: number, message?: string): void;
+  /** A request header, case-insensitively (HTTP); undefined on stdio and in memory. */
+  header(name: string): string | undefined;
+  /** Send `notifications/message` to this client, honouring its `logging/setLevel` floor. */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+  /** Ask the user for structured input (form mode). Requires the client's `elicitation` capability. */
+  elicit(message: string, requestedSchema: JsonSchema, options?: PeerRequestOptions): Promise<ElicitResult>;
+  /** Send the user to a URL (URL mode). Requires the client's `elicitation.url` capability. */
+  elicitUrl(
+    message: string,
+    url: string,
+    elicitationId?: string,
+    options?: PeerRequestOptions,
+  ): Promise<ElicitResult>;
+  /** `sampling/createMessage`. Requires the client's `sampling` capability. */
+  sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult>;
+  /** `roots/list`. Requires the client's `roots` capability. */
+  listRoots(options?: PeerRequestOptions): Promise<Root[]>;
+  /** Any request to the client, tied to this request (cancelled with it). */
+  request<T = unknown>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: PeerRequestOptions,
+  ): Promise<T>;
+  /** Any notification to the client, tied to this request. */
+  notify(method: string, params?: Record<string, unknown>): void;
+}
+
+export type Awaitable<T> = T | Promise<T>;
+
+export type ToolHandler = (args: Record<string, unknown>, ctx: HandlerContext) => Awaitable<ToolResult>;
+export type ResourceReader = (
+  uri: string,
+  ctx: HandlerContext,
+) => Awaitable<ReadResourceResult | ResourceContents[]>;
+export type TemplateReader = (
+  uri: string,
+  variables: UriVariables,
+  ctx: HandlerContext,
+) => Awaitable<ReadResourceResult | ResourceContents[]>;
+export type PromptHandler = (
+  args: Record<string, string>,
+  ctx: HandlerContext,
+) => Awaitable<GetPromptResult | PromptMessage[]>;
+
+export interface CompletionContext {
+  /** Arguments (or template variables) the client has already filled in. */
+  arguments: Record<string, string>;
+  client: ClientContext;
+}
+export type Completer = (value: string, context: CompletionContext) => Awaitable<string[]>;
+
+export interface ResourceTemplateDefinition extends Omit<ResourceDefinition, 'uri' | 'size'> {
+  uriTemplate: string;
+  /** Completers for template variables, used by `completion/complete` with a `ref/resource`. */
+  complete?: Record<string, Completer>;
+}
+
+export interface PromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: ToolDefinition['icons'];
+  _meta?: Record<string, unknown>;
+  /** Completers for prompt arguments, used by `completion/complete` with a `ref/prompt`. */
+  complete?: Record<string, Completer>;
+}
+
+/** Returned by every `add*`: take the item away, or change it in place (both emit list_changed). */
+export interface Registration<D, H> {
+  remove(): void;
+  update(changes: Partial<D>, handler?: H): void;
+}

@@ -1,0 +1,55 @@
+/** completion/complete for prompt arguments and resource template variables. */
+
+import { ErrorCode, McpError } from '../errors.js';
+import type { Completer } from '../handler-types.js';
+import type { RequestState } from '../request.js';
+import { invalidParams, optionalObject, then } from './params.js';
+
+const MAX_VALUES = 100;
+
+export function complete(req: RequestState): unknown {
+  const server = req.session.server;
+  if (!server.completionsEnabled()) {
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      'Method not found: completion/complete (completions are not enabled)',
+    );
+  }
+  const ref = optionalObject(req.params, 'ref', 'completion/complete');
+  const argument = optionalObject(req.params, 'argument', 'completion/complete');
+  if (ref === undefined) throw invalidParams('completion/complete needs params.ref', '/params/ref');
+  if (argument === undefined || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+    throw invalidParams(
+      'completion/complete needs params.argument with string name and value',
+      '/params/argument',
+    );
+  }
+  let completers: Record<string, Completer> | undefined;
+  if (ref.type === 'ref/prompt') {
+    const prompt = typeof ref.name === 'string' ? server.prompts.get(ref.name) : undefined;
+    if (prompt === undefined) throw invalidParams(`Unknown prompt: ${String(ref.name)}`, '/params/ref/name');
+    completers = prompt.complete;
+  } else if (ref.type === 'ref/resource') {
+    const template = typeof ref.uri === 'string' ? server.templates.get(ref.uri) : undefined;
+    if (template === undefined) {
+      throw invalidParams(`Unknown resource template: ${String(ref.uri)}`, '/params/ref/uri');
+    }
+    completers = template.complete;
+  } else {
+    throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"', '/params/ref/type');
+  }
+  const completer = completers?.[argument.name];
+  if (completer === undefined) return { completion: { values: [], total: 0, hasMore: false } };
+  const context = optionalObject(req.params, 'context', 'completion/complete');
+  const filled = (context?.arguments ?? {}) as Record<string, string>;
+  return then(completer(argument.value, { arguments: filled, client: req.client }), (values) => {
+    if (!Array.isArray(values)) throw new Error(`the completer for "${argument.name}" returned no array`);
+    return {
+      completion: {
+        values: values.slice(0, MAX_VALUES),
+        total: values.length,
+        hasMore: values.length > MAX_VALUES,
+      },
+    };
+  });
+}

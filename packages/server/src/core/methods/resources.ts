@@ -1,0 +1,56 @@
+/** resources/list, resources/templates/list, resources/read, resources/subscribe and unsubscribe. */
+
+import { ErrorCode, McpError } from '../errors.js';
+import { page } from '../pagination.js';
+import type { RequestState } from '../request.js';
+import { requireString, then } from './params.js';
+
+export function listResources(req: RequestState): unknown {
+  const server = req.session.server;
+  return page('resources', server.resources.list(), req.params?.cursor, server.options.pageSize);
+}
+
+export function listTemplates(req: RequestState): unknown {
+  const server = req.session.server;
+  return page('resourceTemplates', server.templates.list(), req.params?.cursor, server.options.pageSize);
+}
+
+export function readResource(req: RequestState): unknown {
+  const uri = requireString(req.params, 'uri', 'resources/read');
+  const server = req.session.server;
+  const entry = server.resources.get(uri);
+  if (entry !== undefined) return then(entry.read(uri, req), (out) => normalize(out, uri));
+  for (const template of server.templates.entries.values()) {
+    const variables = template.template.match(uri);
+    if (variables !== undefined)
+      return then(template.read(uri, variables, req), (out) => normalize(out, uri));
+  }
+  throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+}
+
+function normalize(out: unknown, uri: string): unknown {
+  if (Array.isArray(out)) return { contents: out };
+  if (typeof out === 'object' && out !== null && Array.isArray((out as { contents?: unknown }).contents))
+    return out;
+  throw new Error(`the reader of ${uri} returned neither { contents } nor an array of contents`);
+}
+
+function requireSubscribe(req: RequestState, method: string): string {
+  if (!req.session.server.options.subscribe) {
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (resource subscriptions are not enabled)`,
+    );
+  }
+  return requireString(req.params, 'uri', method);
+}
+
+export function subscribe(req: RequestState): unknown {
+  req.session.subscriptions.add(requireSubscribe(req, 'resources/subscribe'));
+  return {};
+}
+
+export function unsubscribe(req: RequestState): unknown {
+  req.session.subscriptions.delete(requireSubscribe(req, 'resources/unsubscribe'));
+  return {};
+}

@@ -1,0 +1,83 @@
+/** tools/list and tools/call: argument validation, the handler, tool errors, output validation. */
+
+import { ErrorCode, McpError, ToolError } from '../errors.js';
+import { page } from '../pagination.js';
+import { toolInputErrorsAsResults } from '../protocol.js';
+import type { ToolEntry } from '../registry.js';
+import type { RequestState } from '../request.js';
+import type { ToolResult } from '../types.js';
+import { invalidParams, isThenable } from './params.js';
+
+export function listTools(req: RequestState): unknown {
+  const server = req.session.server;
+  return page('tools', server.tools.list(), req.params?.cursor, server.options.pageSize);
+}
+
+export function callTool(req: RequestState): unknown {
+  const params = req.params;
+  const name = params?.name;
+  if (typeof name !== 'string')
+    throw invalidParams('tools/call needs params.name as a string', '/params/name');
+  const entry = req.session.server.tools.get(name);
+  if (entry === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { pointer: '/params/name' });
+  }
+  let args = params?.arguments as Record<string, unknown> | undefined;
+  if (args === undefined) args = {};
+  else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw invalidParams('tools/call needs params.arguments as an object', '/params/arguments');
+  }
+  if (entry.validateInput !== undefined) {
+    const issue = entry.validateInput(args);
+    if (issue !== undefined) {
+      const text = `Invalid arguments for tool ${name}: ${issue.pointer || '/'} ${issue.message}`;
+      if (toolInputErrorsAsResults(req.client.protocolVersion)) {
+        return { content: [{ type: 'text', text }], isError: true };
+      }
+      throw new McpError(ErrorCode.InvalidParams, text, { pointer: `/params/arguments${issue.pointer}` });
+    }
+  }
+  let out: unknown;
+  try {
+    out = entry.handler(args, req);
+  } catch (error) {
+    return toolFailure(error);
+  }
+  if (isThenable(out)) return out.then((result) => checkResult(entry, name, result), toolFailure);
+  return checkResult(entry, name, out);
+}
+
+function toolFailure(error: unknown): ToolResult {
+  if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true };
+  throw error;
+}
+
+function checkResult(entry: ToolEntry, name: string, result: unknown): unknown {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+    throw new Error(
+      `tool ${name} returned ${Array.isArray(result) ? 'an array' : typeof result}, not { content }`,
+    );
+  }
+  const r = result as ToolResult;
+  if (!Array.isArray(r.content)) {
+    if (r.structuredContent === undefined) throw new Error(`tool ${name} returned no content array`);
+    r.content = [{ type: 'text', text: JSON.stringify(r.structuredContent) }];
+  }
+  if (entry.validateOutput !== undefined && r.isError !== true) {
+    if (r.structuredContent === undefined) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Internal error in tools/call: tool ${name} declares an outputSchema but returned no structuredContent`,
+      );
+    }
+    const issue = entry.validateOutput(r.structuredContent);
+    if (issue !== undefined) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Internal error in tools/call: structuredContent of tool ${name} does not match its outputSchema at ${issue.pointer || '/'}: ${issue.message}`,
+        { pointer: `/structuredContent${issue.pointer}` },
+      );
+    }
+  }
+  return r;
+}

@@ -1,0 +1,91 @@
+/** Server options, each with a documented default. */
+
+export interface CapabilityOptions {
+  /** Emit `notifications/{tools,resources,prompts}/list_changed` when registries change. Default true. */
+  listChanged?: boolean;
+  /** Accept `resources/subscribe` and emit `notifications/resources/updated`. Default false. */
+  subscribe?: boolean;
+  /** Advertise `logging` (accept `logging/setLevel`, send `notifications/message`). Default true. */
+  logging?: boolean;
+  /** Advertise `completions`. Default: advertised when any prompt or template has a completer. */
+  completions?: boolean;
+  /**
+   * Advertise tools/resources/prompts even when none is registered at initialize (useful when they
+   * are added later). Default: advertised when at least one is registered.
+   */
+  tools?: boolean;
+  resources?: boolean;
+  prompts?: boolean;
+  experimental?: Record<string, object>;
+}
+
+export interface ServerOptions {
+  /** Handlers (tools/call, resources/read, prompts/get, completion/complete) running at once. Default 4. */
+  maxConcurrency?: number;
+  /** Requests waiting for a handler slot before new ones are refused with -32000. Default 1024. */
+  maxQueued?: number;
+  /** A handler running longer is aborted and answered with -32001. 0 disables. Default 30 000. */
+  handlerTimeoutMs?: number;
+  /** Default timeout of server-to-client requests (elicitation, sampling, roots). Default 60 000. */
+  requestTimeoutMs?: number;
+  /** Deepest nesting of arrays/objects accepted in a message. Default 64. */
+  maxJsonDepth?: number;
+  /** Most values (objects, arrays, scalars) accepted in one message. Default 100 000. */
+  maxJsonElements?: number;
+  /** Items per page of every list result. Default 100. */
+  pageSize?: number;
+  /** Replace credential-like keys in log data with "[REDACTED]". Default true. */
+  redactLogs?: boolean;
+  capabilities?: CapabilityOptions;
+}
+
+export interface ResolvedOptions {
+  maxConcurrency: number;
+  maxQueued: number;
+  handlerTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxJsonDepth: number;
+  maxJsonElements: number;
+  pageSize: number;
+  redactLogs: boolean;
+  listChanged: boolean;
+  subscribe: boolean;
+  logging: boolean;
+  completions: boolean | undefined;
+  advertise: { tools: boolean; resources: boolean; prompts: boolean };
+  experimental: Record<string, object> | undefined;
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new TypeError(
+      `ServerOptions.${name} must be ${allowZero ? 'a non-negative' : 'a positive'} integer`,
+    );
+  }
+  return value;
+}
+
+export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
+  const caps = options.capabilities ?? {};
+  return {
+    maxConcurrency: positiveInt('maxConcurrency', options.maxConcurrency, 4),
+    maxQueued: positiveInt('maxQueued', options.maxQueued, 1024, true),
+    handlerTimeoutMs: positiveInt('handlerTimeoutMs', options.handlerTimeoutMs, 30_000, true),
+    requestTimeoutMs: positiveInt('requestTimeoutMs', options.requestTimeoutMs, 60_000, true),
+    maxJsonDepth: positiveInt('maxJsonDepth', options.maxJsonDepth, 64),
+    maxJsonElements: positiveInt('maxJsonElements', options.maxJsonElements, 100_000),
+    pageSize: positiveInt('pageSize', options.pageSize, 100),
+    redactLogs: options.redactLogs ?? true,
+    listChanged: caps.listChanged ?? true,
+    subscribe: caps.subscribe ?? false,
+    logging: caps.logging ?? true,
+    completions: caps.completions,
+    advertise: {
+      tools: caps.tools ?? false,
+      resources: caps.resources ?? false,
+      prompts: caps.prompts ?? false,
+    },
+    experimental: caps.experimental,
+  };
+}

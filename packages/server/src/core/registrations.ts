@@ -1,0 +1,158 @@
+/** The add* operations: check the definition, compile schemas once, store, and return a handle. */
+
+import { LocalError, type LocalErrorCode } from './errors.js';
+import type {
+  PromptDefinition,
+  PromptHandler,
+  Registration,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  TemplateReader,
+  ToolHandler,
+} from './handler-types.js';
+import type { Registry } from './registry.js';
+import { wireOf } from './registry.js';
+import type { McpServer } from './server.js';
+import type { ResourceDefinition, ToolDefinition } from './types.js';
+import { UriTemplate } from './uri-template.js';
+import { compileSchema } from './validator.js';
+
+export type Kind = 'tools' | 'resources' | 'prompts';
+
+const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
+
+function requireString(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new LocalError('INVALID_ARGUMENT', `${what} must be a non-empty string`);
+  }
+  return value;
+}
+
+function requireFunction(value: unknown, what: string): void {
+  if (typeof value !== 'function') throw new LocalError('INVALID_ARGUMENT', `${what} must be a function`);
+}
+
+/** Store an entry built from `definition`; the handle rebuilds it on update and removes it on remove. */
+function register<D extends object, H, E extends { wire: Record<string, unknown> }>(
+  server: McpServer,
+  registry: Registry<E>,
+  kind: Kind,
+  key: string,
+  duplicate: LocalErrorCode,
+  build: (definition: D, handler: H) => E,
+  definition: D,
+  handler: H,
+): Registration<D, H> {
+  if (registry.has(key))
+    throw new LocalError(duplicate, `${kind.slice(0, -1)} "${key}" is already registered`);
+  let current = { definition, handler };
+  let entry = build(definition, handler);
+  registry.set(key, entry);
+  server.changed(kind);
+  return {
+    remove(): void {
+      if (registry.delete(key, entry)) server.changed(kind);
+    },
+    update(changes: Partial<D>, nextHandler?: H): void {
+      const next = {
+        definition: { ...current.definition, ...changes },
+        handler: nextHandler ?? current.handler,
+      };
+      const rebuilt = build(next.definition, next.handler);
+      if (registry.get(key) !== entry) throw new LocalError('INVALID_ARGUMENT', `"${key}" was removed`);
+      current = next;
+      entry = rebuilt;
+      registry.set(key, entry);
+      server.changed(kind);
+    },
+  };
+}
+
+export function addToolTo(server: McpServer, definition: ToolDefinition, handler: ToolHandler) {
+  const name = requireString(definition?.name, 'tool name');
+  return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', buildTool, definition, handler);
+}
+
+function buildTool(definition: ToolDefinition, handler: ToolHandler) {
+  requireFunction(handler, `the handler of tool "${definition.name}"`);
+  if (definition.name !== undefined && typeof definition.name !== 'string') {
+    throw new LocalError('INVALID_ARGUMENT', 'tool name must be a string');
+  }
+  const inputSchema = definition.inputSchema ?? DEFAULT_INPUT_SCHEMA;
+  const validateInput =
+    definition.inputSchema === undefined
+      ? undefined
+      : compileSchema(definition.inputSchema, `inputSchema of tool "${definition.name}"`);
+  const validateOutput =
+    definition.outputSchema === undefined
+      ? undefined
+      : compileSchema(definition.outputSchema, `outputSchema of tool "${definition.name}"`);
+  return { wire: wireOf({ ...definition, inputSchema }), handler, validateInput, validateOutput };
+}
+
+export function addResourceTo(server: McpServer, definition: ResourceDefinition, read: ResourceReader) {
+  const uri = requireString(definition?.uri, 'resource uri');
+  return register(
+    server,
+    server.resources,
+    'resources',
+    uri,
+    'DUPLICATE_RESOURCE',
+    (d: ResourceDefinition, r: ResourceReader) => {
+      requireString(d.name, `the name of resource "${d.uri}"`);
+      requireFunction(r, `the reader of resource "${d.uri}"`);
+      return { wire: wireOf(d), read: r };
+    },
+    definition,
+    read,
+  );
+}
+
+export function addTemplateTo(
+  server: McpServer,
+  definition: ResourceTemplateDefinition,
+  read: TemplateReader,
+) {
+  const key = requireString(definition?.uriTemplate, 'resource template uriTemplate');
+  return register(
+    server,
+    server.templates,
+    'resources',
+    key,
+    'DUPLICATE_RESOURCE_TEMPLATE',
+    (d: ResourceTemplateDefinition, r: TemplateReader) => {
+      requireString(d.name, `the name of resource template "${d.uriTemplate}"`);
+      requireFunction(r, `the reader of resource template "${d.uriTemplate}"`);
+      let template: UriTemplate;
+      try {
+        template = new UriTemplate(d.uriTemplate);
+      } catch (error) {
+        throw new LocalError('INVALID_ARGUMENT', (error as Error).message);
+      }
+      return { wire: wireOf(d, ['complete']), template, read: r, complete: d.complete };
+    },
+    definition,
+    read,
+  );
+}
+
+export function addPromptTo(server: McpServer, definition: PromptDefinition, handler: PromptHandler) {
+  const name = requireString(definition?.name, 'prompt name');
+  return register(
+    server,
+    server.prompts,
+    'prompts',
+    name,
+    'DUPLICATE_PROMPT',
+    (d: PromptDefinition, h: PromptHandler) => {
+      requireFunction(h, `the handler of prompt "${d.name}"`);
+      if (d.arguments !== undefined && !Array.isArray(d.arguments)) {
+        throw new LocalError('INVALID_ARGUMENT', `the arguments of prompt "${d.name}" must be an array`);
+      }
+      const required = (d.arguments ?? []).filter((a) => a.required === true).map((a) => a.name);
+      return { wire: wireOf(d, ['complete']), required, handler: h, complete: d.complete };
+    },
+    definition,
+    handler,
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The four registries a server owns and every session shares: tools, resources, resource
+ * templates, prompts. Each entry keeps its wire descriptor ready so list requests only slice.
+ */
+
+import type {
+  Completer,
+  PromptDefinition,
+  PromptHandler,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  TemplateReader,
+  ToolHandler,
+} from './handler-types.js';
+import type { ResourceDefinition, ToolDefinition } from './types.js';
+import type { UriTemplate } from './uri-template.js';
+import type { Validator } from './validator.js';
+
+export interface ToolEntry {
+  wire: Record<string, unknown>;
+  handler: ToolHandler;
+  validateInput: Validator | undefined;
+  validateOutput: Validator | undefined;
+}
+export interface ResourceEntry {
+  wire: Record<string, unknown>;
+  read: ResourceReader;
+}
+export interface TemplateEntry {
+  wire: Record<string, unknown>;
+  template: UriTemplate;
+  read: TemplateReader;
+  complete: Record<string, Completer> | undefined;
+}
+export interface PromptEntry {
+  wire: Record<string, unknown>;
+  required: string[];
+  handler: PromptHandler;
+  complete: Record<string, Completer> | undefined;
+}
+
+export type ToolDef = ToolDefinition;
+export type ResourceDef = ResourceDefinition;
+export type TemplateDef = ResourceTemplateDefinition;
+export type PromptDef = PromptDefinition;
+
+/** A keyed, ordered collection with a cached array of wire descriptors. */
+export class Registry<E extends { wire: Record<string, unknown> }> {
+  readonly entries = new Map<string, E>();
+  private cache: Record<string, unknown>[] | undefined;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): E | undefined {
+    return this.entries.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  set(key: string, entry: E): void {
+    this.entries.set(key, entry);
+    this.cache = undefined;
+  }
+
+  delete(key: string, entry: E): boolean {
+    if (this.entries.get(key) !== entry) return false;
+    this.entries.delete(key);
+    this.cache = undefined;
+    return true;
+  }
+
+  list(): Record<string, unknown>[] {
+    if (!this.cache) {
+      this.cache = [];
+      for (const entry of this.entries.values()) this.cache.push(entry.wire);
+    }
+    return this.cache;
+  }
+}
+
+/** The descriptor as sent on the wire: the given fields minus undefined ones and local-only keys. */
+export function wireOf(definition: object, omit: readonly string[] = []): Record<string, unknown> {
+  const wire: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(definition)) {
+    if (value !== undefined && !omit.includes(key)) wire[key] = value;
+  }
+  return wire;
+}

@@ -1,0 +1,229 @@
+/**
+ * One request from the client while it is being served. It is also the handler context: one
+ * object per request, its AbortController made only if a handler asks for the signal.
+ */
+
+import type { MessageContext } from '../transport/types.js';
+import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
+import type { HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { ClientContext } from './protocol.js';
+import type { Schedulable } from './scheduler.js';
+import type { SessionImpl } from './session.js';
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  JsonSchema,
+  LogLevel,
+  Root,
+} from './types.js';
+
+export type MethodRun = (req: RequestState) => unknown;
+
+export interface Batch {
+  add(response: Record<string, unknown>): void;
+  skip(): void;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+let elicitationCounter = 0;
+
+export class RequestState implements HandlerContext, Schedulable {
+  finished = false;
+  started = false;
+  deadline = 0;
+  private controller: AbortController | undefined;
+  private abortReason: unknown;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly session: SessionImpl,
+    readonly requestId: RequestId,
+    readonly method: string,
+    readonly params: Record<string, unknown> | undefined,
+    readonly context: MessageContext | undefined,
+    readonly client: ClientContext,
+    readonly run: MethodRun,
+    readonly batch: Batch | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session.transport.sessionId;
+  }
+
+  get auth(): unknown {
+    return this.context?.auth;
+  }
+
+  /** Run the method now (called directly or by the scheduler when a slot frees). */
+  start(): void {
+    this.started = true;
+    let out: unknown;
+    try {
+      out = this.run(this);
+    } catch (error) {
+      this.fail(error);
+      return;
+    }
+    if (isThenable(out)) {
+      out.then(
+        (value) => this.succeed(value),
+        (error) => this.fail(error),
+      );
+    } else {
+      this.succeed(out);
+    }
+  }
+
+  succeed(result: unknown): void {
+    if (this.finish()) this.session.reply(this, { jsonrpc: '2.0', id: this.requestId, result });
+  }
+
+  fail(error: unknown): void {
+    if (this.finish()) {
+      this.session.reply(this, {
+        jsonrpc: '2.0',
+        id: this.requestId,
+        error: toWireError(error, this.method),
+      });
+    }
+  }
+
+  /** The handler ran too long: abort it and answer -32001. */
+  timeout(): void {
+    const error = new McpError(
+      ErrorCode.RequestTimeout,
+      `${this.method} timed out after ${this.session.server.options.handlerTimeoutMs} ms`,
+    );
+    this.abort(error);
+    this.fail(error);
+  }
+
+  /** The client cancelled: abort, free the slot, and send nothing. */
+  cancel(reason: unknown): void {
+    this.abort(reason ?? new McpError(ErrorCode.RequestTimeout, 'Request cancelled by the client'));
+    if (this.finish()) this.batch?.skip();
+  }
+
+  /** The connection closed: abort and send nothing. */
+  drop(): void {
+    this.abort(new LocalError('CLOSED', 'The connection closed'));
+    this.finish();
+  }
+
+  private abort(reason: unknown): void {
+    if (this.abortReason !== undefined) return;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** Mark answered; true for the first caller only. Frees the slot and the in-flight entry. */
+  private finish(): boolean {
+    if (this.finished) return false;
+    this.finished = true;
+    this.session.settled(this);
+    return true;
+  }
+
+  // HandlerContext
+
+  progress(done: number, total?: number, message?: string): void {
+    const token = (this.params?._meta as Record<string, unknown> | undefined)?.progressToken;
+    if (token === undefined || this.finished || !(done > this.lastProgress)) return;
+    this.lastProgress = done;
+    const params: Record<string, unknown> = { progressToken: token, progress: done };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    this.session.send({ jsonrpc: '2.0', method: 'notifications/progress', params }, this.requestId);
+  }
+
+  header(name: string): string | undefined {
+    const value = this.context?.headers?.[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    this.session.logFor(level, logger, data, this.requestId);
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.session.send(
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+      this.requestId,
+    );
+  }
+
+  request<T = unknown>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: PeerRequestOptions,
+  ): Promise<T> {
+    return this.session.requestFor<T>(method, params, options, this);
+  }
+
+  elicit(message: string, requestedSchema: JsonSchema, options?: PeerRequestOptions): Promise<ElicitResult> {
+    const cap = this.client.capabilities.elicitation;
+    if (!cap || (cap.form === undefined && cap.url !== undefined)) {
+      return Promise.reject(
+        new LocalError('CLIENT_CAPABILITY_MISSING', 'The client does not support form elicitation'),
+      );
+    }
+    return this.request<ElicitResult>(
+      'elicitation/create',
+      { mode: 'form', message, requestedSchema },
+      options,
+    );
+  }
+
+  elicitUrl(
+    message: string,
+    url: string,
+    elicitationId?: string,
+    options?: PeerRequestOptions,
+  ): Promise<ElicitResult> {
+    if (!this.client.capabilities.elicitation?.url) {
+      return Promise.reject(
+        new LocalError(
+          'CLIENT_CAPABILITY_MISSING',
+          'The client does not support URL elicitation (elicitation.url)',
+        ),
+      );
+    }
+    const id = elicitationId ?? `el-${Date.now().toString(36)}-${(++elicitationCounter).toString(36)}`;
+    return this.request<ElicitResult>(
+      'elicitation/create',
+      { mode: 'url', message, url, elicitationId: id },
+      options,
+    );
+  }
+
+  sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
+    if (!this.client.capabilities.sampling) {
+      return Promise.reject(
+        new LocalError('CLIENT_CAPABILITY_MISSING', 'The client does not support sampling'),
+      );
+    }
+    return this.request<CreateMessageResult>('sampling/createMessage', params, options);
+  }
+
+  async listRoots(options?: PeerRequestOptions): Promise<Root[]> {
+    if (!this.client.capabilities.roots) {
+      throw new LocalError('CLIENT_CAPABILITY_MISSING', 'The client does not support roots');
+    }
+    const result = await this.request<{ roots?: Root[] }>('roots/list', undefined, options);
+    return Array.isArray(result?.roots) ? result.roots : [];
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Bounded concurrency shared by every session of a server: at most `maxConcurrency` handlers run,
+ * up to `maxQueued` wait in FIFO order, and one timer (not one per request) enforces the handler
+ * timeout — running requests are kept in start order, which is also deadline order.
+ */
+
+export interface Schedulable {
+  /** Set once the request was answered, cancelled or timed out; a queued one is then skipped. */
+  readonly finished: boolean;
+  deadline: number;
+  start(): void;
+  timeout(): void;
+}
+
+export class Scheduler {
+  private running = 0;
+  private queue: (Schedulable | undefined)[] = [];
+  private head = 0;
+  private readonly active = new Set<Schedulable>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sweepBound = (): void => this.sweep();
+
+  constructor(
+    private readonly maxConcurrency: number,
+    private readonly maxQueued: number,
+    private readonly timeoutMs: number,
+  ) {}
+
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  get runningCount(): number {
+    return this.running;
+  }
+
+  /** Start `job` now or queue it; false when the queue is full (the caller answers "busy"). */
+  submit(job: Schedulable): boolean {
+    if (this.running < this.maxConcurrency) {
+      this.begin(job);
+      return true;
+    }
+    if (this.queue.length - this.head >= this.maxQueued) return false;
+    this.queue.push(job);
+    return true;
+  }
+
+  /** A started job is done (answered, cancelled or timed out): free its slot, start the next. */
+  release(job: Schedulable): void {
+    if (!this.active.delete(job)) return;
+    this.running--;
+    this.drain();
+  }
+
+  private drain(): void {
+    while (this.running < this.maxConcurrency && this.head < this.queue.length) {
+      const next = this.queue[this.head];
+      this.queue[this.head++] = undefined;
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      if (next && !next.finished) this.begin(next);
+    }
+    if (this.head === this.queue.length && this.head > 0) {
+      this.queue.length = 0;
+      this.head = 0;
+    }
+  }
+
+  private begin(job: Schedulable): void {
+    this.running++;
+    this.active.add(job);
+    if (this.timeoutMs > 0) {
+      job.deadline = Date.now() + this.timeoutMs;
+      if (this.timer === undefined) this.arm(job.deadline);
+    }
+    job.start();
+  }
+
+  private arm(at: number): void {
+    this.timer = setTimeout(this.sweepBound, Math.max(0, at - Date.now()) + 1);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private sweep(): void {
+    this.timer = undefined;
+    const now = Date.now();
+    for (const job of this.active) {
+      if (job.deadline > now) {
+        this.arm(job.deadline);
+        return;
+      }
+      job.timeout();
+    }
+  }
+
+  /** Stop the timer (server closed). */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

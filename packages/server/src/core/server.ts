@@ -1,0 +1,217 @@
+/**
+ * McpServer: the registries, options and concurrency pool shared by every session, plus the
+ * server-wide notifications. `connect(transport)` binds one more connection; it may be called any
+ * number of times.
+ */
+
+import type { Transport } from '../transport/types.js';
+import { LocalError } from './errors.js';
+import type {
+  PromptDefinition,
+  PromptHandler,
+  Registration,
+  ResourceReader,
+  ResourceTemplateDefinition,
+  TemplateReader,
+  ToolHandler,
+} from './handler-types.js';
+import { redact } from './logging.js';
+import { builtinMethods, type MethodSpec } from './methods/index.js';
+import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
+import { addPromptTo, addResourceTo, addTemplateTo, addToolTo, type Kind } from './registrations.js';
+import {
+  type PromptEntry,
+  Registry,
+  type ResourceEntry,
+  type TemplateEntry,
+  type ToolEntry,
+  wireOf,
+} from './registry.js';
+import { Scheduler } from './scheduler.js';
+import { type ConnectOptions, type Session, SessionImpl } from './session.js';
+import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
+
+const LIST_CHANGED: Record<Kind, string> = {
+  tools: 'notifications/tools/list_changed',
+  resources: 'notifications/resources/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+};
+
+export class McpServer {
+  readonly info: ServerInfo;
+  readonly options: ResolvedOptions;
+  /** The `serverInfo` object of the initialize result. */
+  readonly wireInfo: Record<string, unknown>;
+  readonly tools = new Registry<ToolEntry>();
+  readonly resources = new Registry<ResourceEntry>();
+  readonly templates = new Registry<TemplateEntry>();
+  readonly prompts = new Registry<PromptEntry>();
+  readonly scheduler: Scheduler;
+  /** @internal the method table sessions dispatch through. */
+  readonly methods: Map<string, MethodSpec> = builtinMethods();
+  private readonly live = new Set<SessionImpl>();
+  private readonly pendingChanges = new Set<Kind>();
+  private closed = false;
+
+  constructor(info: ServerInfo, options?: ServerOptions) {
+    if (typeof info?.name !== 'string' || typeof info.version !== 'string') {
+      throw new TypeError('new McpServer(info): info.name and info.version must be strings');
+    }
+    this.info = info;
+    this.options = resolveOptions(options);
+    this.wireInfo = wireOf(info, ['instructions']);
+    this.scheduler = new Scheduler(
+      this.options.maxConcurrency,
+      this.options.maxQueued,
+      this.options.handlerTimeoutMs,
+    );
+  }
+
+  /** The sessions currently connected. */
+  get sessions(): ReadonlySet<Session> {
+    return this.live;
+  }
+
+  // Registration
+
+  addTool(definition: ToolDefinition, handler: ToolHandler): Registration<ToolDefinition, ToolHandler> {
+    return addToolTo(this, definition, handler);
+  }
+
+  addResource(
+    definition: ResourceDefinition,
+    read: ResourceReader,
+  ): Registration<ResourceDefinition, ResourceReader> {
+    return addResourceTo(this, definition, read);
+  }
+
+  addResourceTemplate(
+    definition: ResourceTemplateDefinition,
+    read: TemplateReader,
+  ): Registration<ResourceTemplateDefinition, TemplateReader> {
+    return addTemplateTo(this, definition, read);
+  }
+
+  addPrompt(
+    definition: PromptDefinition,
+    handler: PromptHandler,
+  ): Registration<PromptDefinition, PromptHandler> {
+    return addPromptTo(this, definition, handler);
+  }
+
+  // Connections
+
+  /** Bind one transport to this server and start it. */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<Session> {
+    if (this.closed) throw new LocalError('CLOSED', 'The server is closed');
+    const session = new SessionImpl(this, transport, options);
+    this.live.add(session);
+    await transport.start();
+    return session;
+  }
+
+  /** @internal a session closed. */
+  detach(session: SessionImpl): void {
+    this.live.delete(session);
+  }
+
+  /** The capabilities of the initialize result, from the options and what is registered now. */
+  capabilities(): Record<string, unknown> {
+    const o = this.options;
+    const caps: Record<string, unknown> = {};
+    const listChanged = o.listChanged ? { listChanged: true } : {};
+    if (o.experimental) caps.experimental = o.experimental;
+    if (o.logging) caps.logging = {};
+    if (this.completionsEnabled()) caps.completions = {};
+    if (this.prompts.size > 0 || o.advertise.prompts) caps.prompts = { ...listChanged };
+    if (this.resources.size > 0 || this.templates.size > 0 || o.advertise.resources || o.subscribe) {
+      caps.resources = o.subscribe ? { subscribe: true, ...listChanged } : { ...listChanged };
+    }
+    if (this.tools.size > 0 || o.advertise.tools) caps.tools = { ...listChanged };
+    return caps;
+  }
+
+  completionsEnabled(): boolean {
+    if (this.options.completions !== undefined) return this.options.completions;
+    for (const p of this.prompts.entries.values()) if (p.complete) return true;
+    for (const t of this.templates.entries.values()) if (t.complete) return true;
+    return false;
+  }
+
+  // Server-wide messages
+
+  /** Send a notification to every connected, initialized session. */
+  notify(method: string, params?: Record<string, unknown>): void {
+    for (const session of this.live) if (session.client !== undefined) session.notify(method, params);
+  }
+
+  notifyToolsChanged(): void {
+    this.requireListChanged();
+    this.notify(LIST_CHANGED.tools);
+  }
+
+  notifyResourcesChanged(): void {
+    this.requireListChanged();
+    this.notify(LIST_CHANGED.resources);
+  }
+
+  notifyPromptsChanged(): void {
+    this.requireListChanged();
+    this.notify(LIST_CHANGED.prompts);
+  }
+
+  /** `notifications/resources/updated` to the sessions subscribed to `uri` (none: nothing is sent). */
+  notifyResourceUpdated(uri: string): void {
+    if (!this.options.subscribe) {
+      throw new LocalError(
+        'CAPABILITY_NOT_DECLARED',
+        'notifyResourceUpdated needs capabilities.subscribe: true',
+      );
+    }
+    for (const session of this.live) {
+      if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
+    }
+  }
+
+  /** `notifications/message` to every session whose `logging/setLevel` floor lets `level` through. */
+  log(level: LogLevel, logger: string | undefined, data: unknown): void {
+    if (!this.options.logging) {
+      throw new LocalError(
+        'CAPABILITY_NOT_DECLARED',
+        'server.log needs capabilities.logging (it is on by default)',
+      );
+    }
+    const payload = this.options.redactLogs ? redact(data) : data;
+    for (const session of this.live)
+      if (session.client !== undefined) session.emitLog(level, logger, payload);
+  }
+
+  /** @internal a registry changed: one list_changed per kind per tick, to initialized sessions. */
+  changed(kind: Kind): void {
+    if (!this.options.listChanged || this.live.size === 0) return;
+    if (this.pendingChanges.size === 0) {
+      queueMicrotask(() => {
+        const kinds = [...this.pendingChanges];
+        this.pendingChanges.clear();
+        for (const k of kinds) this.notify(LIST_CHANGED[k]);
+      });
+    }
+    this.pendingChanges.add(kind);
+  }
+
+  private requireListChanged(): void {
+    if (!this.options.listChanged) {
+      throw new LocalError(
+        'CAPABILITY_NOT_DECLARED',
+        'list_changed notifications need capabilities.listChanged',
+      );
+    }
+  }
+
+  /** Close every session and refuse new ones. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.live].map((session) => session.close()));
+    this.scheduler.dispose();
+  }
+}

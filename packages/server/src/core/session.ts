@@ -1,0 +1,433 @@
+/**
+ * A session binds one transport to a server's shared registries: it reads messages, serves
+ * requests, routes the client's answers to server-initiated requests, and keeps what the 2025
+ * revisions tie to a connection (the initialize result, the log floor, resource subscriptions).
+ */
+
+import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
+import { classify, describeInvalid, Kind } from './envelope.js';
+import { ErrorCode, LocalError, McpError, type WireError } from './errors.js';
+import type { PeerRequestOptions, RequestId } from './handler-types.js';
+import { checkJsonLimits } from './json-limits.js';
+import { levelRank, redact } from './logging.js';
+import { batchesAllowed, type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
+import { type Batch, RequestState } from './request.js';
+import type { McpServer } from './server.js';
+import type { LogLevel } from './types.js';
+
+export interface ConnectOptions {
+  /**
+   * Serve requests that arrive without a prior `initialize` on this connection (stateless HTTP),
+   * taking the protocol version from the message context. Default false: such requests get -32600.
+   */
+  allowUninitialized?: boolean;
+}
+
+/** One client connection, as the application sees it. */
+export interface Session {
+  /** The client as it presented itself at initialize (undefined before). */
+  readonly client: ClientContext | undefined;
+  readonly sessionId: string | undefined;
+  readonly closed: boolean;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Notifications the core does not handle itself (e.g. notifications/roots/list_changed). */
+  onnotification?: (method: string, params: Record<string, unknown> | undefined) => void;
+  notify(method: string, params?: Record<string, unknown>): void;
+  request<T = unknown>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: PeerRequestOptions,
+  ): Promise<T>;
+  log(level: LogLevel, logger: string | undefined, data: unknown): void;
+  close(): Promise<void>;
+}
+
+interface PendingPeerRequest {
+  settle(message: Record<string, unknown>): void;
+  fail(error: unknown): void;
+}
+
+const PRE_INIT: ClientContext = Object.freeze({
+  protocolVersion: LATEST_PROTOCOL_VERSION,
+  capabilities: Object.freeze({}),
+  info: undefined,
+});
+
+class BatchCollector implements Batch {
+  private readonly responses: Record<string, unknown>[] = [];
+  expected = 0;
+  private sealed = false;
+
+  constructor(private readonly session: SessionImpl) {}
+
+  add(response: Record<string, unknown>): void {
+    this.responses.push(response);
+    this.flush();
+  }
+
+  skip(): void {
+    this.expected--;
+    this.flush();
+  }
+
+  seal(): void {
+    this.sealed = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.sealed && this.responses.length === this.expected && this.expected > 0) {
+      this.expected = -1;
+      this.session.send(this.responses);
+    }
+  }
+}
+
+export class SessionImpl implements Session {
+  client: ClientContext | undefined;
+  initializedNotified = false;
+  closed = false;
+  private ending = false;
+  logFloor = 0;
+  readonly subscriptions = new Set<string>();
+  readonly inflight = new Map<RequestId, RequestState>();
+  private readonly pending = new Map<number, PendingPeerRequest>();
+  private nextPeerId = 0;
+  private readonly fallbackClients = new Map<string, ClientContext>();
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onnotification?: (method: string, params: Record<string, unknown> | undefined) => void;
+
+  constructor(
+    readonly server: McpServer,
+    readonly transport: Transport,
+    private readonly options: ConnectOptions,
+  ) {
+    transport.onmessage = (message, context) => this.receive(message, context);
+    transport.onparseerror = (error) => {
+      const code = (error as { jsonRpcCode?: number }).jsonRpcCode ?? ErrorCode.ParseError;
+      this.sendError(null, {
+        code,
+        message: code === ErrorCode.ParseError ? `Parse error: ${error.message}` : error.message,
+      });
+    };
+    transport.onend = () => {
+      this.ending = true;
+      if (this.inflight.size === 0) void this.close();
+    };
+    transport.onclose = () => this.handleClose();
+    transport.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  // Incoming
+
+  receive(message: unknown, context?: MessageContext): void {
+    if (this.closed) return;
+    if (typeof message !== 'object' || message === null) {
+      const bad = describeInvalid(message);
+      this.sendError(bad.id, bad.error);
+      return;
+    }
+    const limit = checkJsonLimits(message, this.server.options);
+    if (limit !== undefined) {
+      const id = (message as Record<string, unknown>).id;
+      this.sendError(typeof id === 'string' || typeof id === 'number' ? id : null, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: ${limit}`,
+      });
+      return;
+    }
+    if (Array.isArray(message)) this.receiveBatch(message, context);
+    else this.receiveOne(message as Record<string, unknown>, context, undefined);
+  }
+
+  private receiveBatch(messages: unknown[], context: MessageContext | undefined): void {
+    const version = this.client?.protocolVersion;
+    if (!batchesAllowed(version)) {
+      this.sendError(null, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${version ?? '(not initialized)'}`,
+      });
+      return;
+    }
+    if (messages.length === 0) {
+      this.sendError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch' });
+      return;
+    }
+    const batch = new BatchCollector(this);
+    for (const item of messages) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        batch.expected++;
+        const bad = describeInvalid(Array.isArray(item) ? null : item);
+        this.sendError(bad.id, bad.error, batch);
+        continue;
+      }
+      const kind = classify(item as Record<string, unknown>);
+      if (kind === Kind.Request || kind === Kind.Invalid) batch.expected++;
+      if (kind === Kind.Request && (item as Record<string, unknown>).method === 'initialize') {
+        const id = (item as Record<string, unknown>).id as RequestId;
+        this.sendError(
+          id,
+          { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' },
+          batch,
+        );
+        continue;
+      }
+      this.receiveOne(item as Record<string, unknown>, context, batch);
+    }
+    batch.seal();
+  }
+
+  private receiveOne(
+    message: Record<string, unknown>,
+    context: MessageContext | undefined,
+    batch?: Batch,
+  ): void {
+    switch (classify(message)) {
+      case Kind.Request:
+        this.handleRequest(message, context, batch);
+        return;
+      case Kind.Notification:
+        this.handleNotification(
+          message.method as string,
+          message.params as Record<string, unknown> | undefined,
+        );
+        return;
+      case Kind.Response:
+        this.pending.get(message.id as number)?.settle(message);
+        return;
+      default: {
+        const bad = describeInvalid(message);
+        this.sendError(bad.id, bad.error, batch);
+      }
+    }
+  }
+
+  private handleRequest(
+    message: Record<string, unknown>,
+    context: MessageContext | undefined,
+    batch?: Batch,
+  ): void {
+    const method = message.method as string;
+    const id = message.id as RequestId;
+    const spec = this.server.methods.get(method);
+    if (spec === undefined) {
+      this.sendError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, batch);
+      return;
+    }
+    const client = this.clientFor(method, context);
+    if (client === undefined) {
+      this.sendError(
+        id,
+        { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${method} received before initialize` },
+        batch,
+      );
+      return;
+    }
+    if (this.inflight.has(id)) {
+      this.sendError(
+        id,
+        {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: request id ${JSON.stringify(id)} is already in use`,
+        },
+        batch,
+      );
+      return;
+    }
+    const params = message.params as Record<string, unknown> | undefined;
+    const req = new RequestState(this, id, method, params, context, client, spec.run, batch);
+    this.inflight.set(id, req);
+    if (!spec.scheduled) {
+      req.start();
+    } else if (!this.server.scheduler.submit(req)) {
+      req.fail(
+        new McpError(
+          ErrorCode.ServerBusy,
+          `Server busy: ${this.server.options.maxQueued} requests are already waiting (maxQueued); retry later`,
+        ),
+      );
+    }
+  }
+
+  /**
+   * The protocol context of a request. In the 2025 revisions it is the one fixed at initialize. A
+   * revision that carries version, capabilities and client info in each request's `_meta` plugs in
+   * here; nothing past this point depends on where the context came from.
+   */
+  private clientFor(method: string, context: MessageContext | undefined): ClientContext | undefined {
+    if (this.client !== undefined) return this.client;
+    if (method === 'initialize' || method === 'ping') return PRE_INIT;
+    if (!this.options.allowUninitialized) return undefined;
+    const version = negotiateVersion(context?.protocolVersion ?? LATEST_PROTOCOL_VERSION);
+    let client = this.fallbackClients.get(version);
+    if (client === undefined) {
+      client = Object.freeze({ protocolVersion: version, capabilities: Object.freeze({}), info: undefined });
+      this.fallbackClients.set(version, client);
+    }
+    return client;
+  }
+
+  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    if (method === 'notifications/cancelled') {
+      const req = params === undefined ? undefined : this.inflight.get(params.requestId as RequestId);
+      if (req !== undefined && req.method !== 'initialize') req.cancel(params?.reason);
+      return;
+    }
+    if (method === 'notifications/initialized') {
+      this.initializedNotified = true;
+      return;
+    }
+    this.onnotification?.(method, params);
+  }
+
+  // Outgoing
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void {
+    if (this.closed) return;
+    try {
+      this.transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId });
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  /** The answer to a request (batched when the request came in a batch). */
+  reply(req: RequestState, message: Record<string, unknown>): void {
+    if (req.batch !== undefined) req.batch.add(message);
+    else this.send(message, req.requestId);
+  }
+
+  /** A request finished one way or another: forget it and free its handler slot. */
+  settled(req: RequestState): void {
+    if (this.inflight.get(req.requestId) === req) this.inflight.delete(req.requestId);
+    if (req.started) this.server.scheduler.release(req);
+    if (this.ending && this.inflight.size === 0) queueMicrotask(() => void this.close());
+  }
+
+  private sendError(id: RequestId | null, error: WireError, batch?: Batch): void {
+    const message = { jsonrpc: '2.0', id, error };
+    if (batch !== undefined) batch.add(message);
+    else this.send(message, id ?? undefined);
+  }
+
+  notify(method: string, params?: Record<string, unknown>): void {
+    this.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  }
+
+  log(level: LogLevel, logger: string | undefined, data: unknown): void {
+    this.logFor(level, logger, data, undefined);
+  }
+
+  logFor(level: LogLevel, logger: string | undefined, data: unknown, related: RequestId | undefined): void {
+    if (!this.server.options.logging || levelRank(level) < this.logFloor) return;
+    this.emitLog(level, logger, this.server.options.redactLogs ? redact(data) : data, related);
+  }
+
+  /** Send an already-scrubbed log message if it passes this session's floor. */
+  emitLog(level: LogLevel, logger: string | undefined, data: unknown, related?: RequestId): void {
+    if (levelRank(level) < this.logFloor) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.send({ jsonrpc: '2.0', method: 'notifications/message', params }, related);
+  }
+
+  request<T = unknown>(
+    method: string,
+    params?: Record<string, unknown>,
+    options?: PeerRequestOptions,
+  ): Promise<T> {
+    return this.requestFor<T>(method, params, options, undefined);
+  }
+
+  /** A server-to-client request; when `origin` is given it is tied to (and cancelled with) that request. */
+  requestFor<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: PeerRequestOptions | undefined,
+    origin: RequestState | undefined,
+  ): Promise<T> {
+    if (this.closed)
+      return Promise.reject(new LocalError('CLOSED', `Cannot send ${method}: the connection is closed`));
+    const id = ++this.nextPeerId;
+    const signals = [options?.signal, origin?.signal].filter((s): s is AbortSignal => s !== undefined);
+    for (const signal of signals) if (signal.aborted) return Promise.reject(signal.reason);
+    const timeoutMs = options?.timeoutMs ?? this.server.options.requestTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const cleanup = (): void => {
+        this.pending.delete(id);
+        if (timer !== undefined) clearTimeout(timer);
+        for (const signal of signals) signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        const reason = signals.find((s) => s.aborted)?.reason;
+        cleanup();
+        this.send(
+          {
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: String(reason) },
+          },
+          origin?.requestId,
+        );
+        reject(reason);
+      };
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          cleanup();
+          this.send(
+            {
+              jsonrpc: '2.0',
+              method: 'notifications/cancelled',
+              params: { requestId: id, reason: 'timed out' },
+            },
+            origin?.requestId,
+          );
+          reject(new McpError(ErrorCode.RequestTimeout, `${method} got no answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        settle: (message) => {
+          cleanup();
+          const error = message.error as WireError | undefined;
+          if (error !== undefined) {
+            reject(new McpError(Number(error.code), String(error.message), error.data));
+          } else resolve(message.result as T);
+        },
+        fail: (error) => {
+          cleanup();
+          reject(error);
+        },
+      });
+      const message =
+        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+      this.send(message, origin?.requestId);
+    });
+  }
+
+  // Teardown
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private handleClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const req of this.inflight.values()) req.drop();
+    this.inflight.clear();
+    const closedError = new LocalError('CLOSED', 'The connection closed before the client answered');
+    for (const pending of this.pending.values()) pending.fail(closedError);
+    this.pending.clear();
+    this.subscriptions.clear();
+    this.server.detach(this);
+    this.onclose?.();
+  }
+}

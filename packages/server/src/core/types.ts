@@ -1,0 +1,190 @@
+/** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
+
+export type JsonSchema = Record<string, unknown>;
+export type Meta = Record<string, unknown>;
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
+}
+
+export interface ServerInfo extends Implementation {
+  /** Sent as the `instructions` of the initialize result. */
+  instructions?: string;
+}
+
+export interface ClientCapabilities {
+  experimental?: Record<string, object>;
+  roots?: { listChanged?: boolean };
+  sampling?: { context?: object; tools?: object };
+  elicitation?: { form?: object; url?: object };
+  [key: string]: unknown;
+}
+
+export type Role = 'user' | 'assistant';
+
+export interface Annotations {
+  audience?: Role[];
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface TextResourceContents {
+  uri: string;
+  mimeType?: string;
+  text: string;
+  _meta?: Meta;
+}
+export interface BlobResourceContents {
+  uri: string;
+  mimeType?: string;
+  blob: string;
+  _meta?: Meta;
+}
+export type ResourceContents = TextResourceContents | BlobResourceContents;
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Meta;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema (2020-12 unless `$schema` names draft-07). Defaults to an object with any properties. */
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Meta;
+}
+
+export interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: Meta;
+}
+
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: Meta;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface PromptMessage {
+  role: Role;
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: Meta;
+}
+
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  _meta?: Meta;
+}
+
+export interface Root {
+  uri: string;
+  name?: string;
+  _meta?: Meta;
+}
+
+export interface CreateMessageParams {
+  messages: { role: Role; content: unknown }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface CreateMessageResult {
+  role: Role;
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}

@@ -1,0 +1,86 @@
+/**
+ * Two linked transports in one process, for tests and embedding. Each message goes through JSON
+ * text on the way (as it would on a wire) and is delivered on a later microtask.
+ */
+
+import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from './types.js';
+
+export interface InMemoryTransportOptions {
+  /** A session id the server side reports (as a stateful HTTP transport would). */
+  sessionId?: string;
+  /** A message context attached to every message delivered to the server side (e.g. headers). */
+  context?: MessageContext;
+}
+
+export class InMemoryTransport implements Transport {
+  peer: InMemoryTransport | undefined;
+  readonly sessionId: string | undefined;
+  private readonly context: MessageContext | undefined;
+  private started = false;
+  private closed = false;
+  private readonly inbox: string[] = [];
+  onmessage?: (message: unknown, context?: MessageContext) => void;
+  onparseerror?: (error: Error, context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  constructor(options: InMemoryTransportOptions = {}) {
+    this.sessionId = options.sessionId;
+    this.context = options.context;
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    const queued = this.inbox.splice(0);
+    for (const text of queued) this.deliver(text);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], _options?: SendOptions): void {
+    if (this.closed || this.peer === undefined || this.peer.closed) {
+      this.onerror?.(new Error('send on a closed in-memory transport'));
+      return;
+    }
+    this.peer.receiveText(JSON.stringify(message));
+  }
+
+  /** Deliver raw text as if it arrived on the wire (lets tests send malformed frames). */
+  receiveText(text: string): void {
+    if (this.closed) return;
+    if (!this.started) {
+      this.inbox.push(text);
+      return;
+    }
+    queueMicrotask(() => this.deliver(text));
+  }
+
+  private deliver(text: string): void {
+    if (this.closed) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      this.onparseerror?.(error as Error, this.context);
+      return;
+    }
+    this.onmessage?.(message, this.context);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+    const peer = this.peer;
+    if (peer !== undefined && !peer.closed) await peer.close();
+  }
+}
+
+/** `[client, server]`: whatever one side sends, the other receives. */
+export function createInMemoryTransportPair(
+  serverOptions: InMemoryTransportOptions = {},
+): [InMemoryTransport, InMemoryTransport] {
+  const client = new InMemoryTransport();
+  const server = new InMemoryTransport(serverOptions);
+  client.peer = server;
+  server.peer = client;
+  return [client, server];
+}
