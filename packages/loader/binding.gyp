@@ -12,6 +12,22 @@
       "cflags": ["-std=gnu11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra"],
       "cflags!": ["-fno-exceptions"],
       "libraries": ["-ldl"]
+    },
+    {
+      "target_name": "entropic_loader",
+      "sources": [
+        "native/addon/addon.cc",
+        "native/addon/native_plugin.cc",
+        "native/addon/plugin_error.cc",
+        "native/addon/plugin_instance.cc",
+        "native/addon/plugin_library.cc"
+      ],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "<(abi_include)", "<(abi_native)"],
+      "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions"],
+      "cflags_cc": ["-fexceptions", "-fvisibility=hidden", "-O2", "-Wall", "-Wextra"],
+      "libraries": ["-ldl", "-lpthread"]
     }
   ]
 }

@@ -147,6 +147,7 @@ Napi::Function NativePlugin::Define(Napi::Env env) {
                          InstanceMethod<&NativePlugin::ExecuteSync>("executeSync"),
                          InstanceMethod<&NativePlugin::Ref>("ref"),
                          InstanceMethod<&NativePlugin::Unref>("unref"),
+                         InstanceMethod<&NativePlugin::Shutdown>("shutdown"),
                      });
 }
 
@@ -224,6 +225,11 @@ void NativePlugin::Ref(const Napi::CallbackInfo& info) {
 
 void NativePlugin::Unref(const Napi::CallbackInfo& info) {
   if (!core_->tsfn_released && !core_->tsfn_finalized) napi_unref_threadsafe_function(info.Env(), core_->tsfn);
+}
+
+void NativePlugin::Shutdown(const Napi::CallbackInfo&) {
+  ShutDown(core_);
+  RemoveHook(core_);
 }
 
 }  // namespace entropic_loader

@@ -5,6 +5,9 @@
 //   cancel(id)                            drops a job that has not started
 //   executeSync(tool, argsJson)           runs execute on the JS thread after every queued job
 //   ref() / unref()                       keep the event loop alive while calls are in flight
+//   shutdown()                            drops queued jobs, destroys the instance and unloads now
+//                                         (what the environment cleanup hook does; `process.exit()`
+//                                         skips those hooks, so the package calls this on 'exit')
 //
 // Finished jobs reach `onBatch(list)` through one thread-safe function per
 // instance, as a flat list of (id, payload) pairs. The payload is the answer
@@ -31,6 +34,7 @@ class NativePlugin : public Napi::ObjectWrap<NativePlugin> {
   Napi::Value ExecuteSync(const Napi::CallbackInfo& info);
   void Ref(const Napi::CallbackInfo& info);
   void Unref(const Napi::CallbackInfo& info);
+  void Shutdown(const Napi::CallbackInfo& info);
 
   Core* core_ = nullptr;
 };

@@ -1,0 +1,14 @@
+/**
+ * The in-process hosting mode (`isolation: 'none'`), imported by `loadPlugin` only when asked for.
+ */
+import type { ResolvedLoadOptions } from '../checks.js';
+import { loadAddon } from './binding.js';
+import { InProcessHost, type InProcessPlugin } from './plugin.js';
+
+export type { InProcessPlugin } from './plugin.js';
+
+export async function load(path: string, options: ResolvedLoadOptions): Promise<InProcessPlugin> {
+  const plugin = new InProcessHost(loadAddon(path), path, options);
+  await plugin.open(options);
+  return plugin;
+}
