@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { abiHeadersRoot, fingerprint, generateAll, parseLock, readAbiModel } from '../src/index.js';
+import { tempDir } from './support/cc.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+const tmp = tempDir('entropic-cli');
+afterAll(tmp.cleanup);
+
+function abi(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('entropic-abi (built CLI)', () => {
+  it('is built with a node shebang', () => {
+    expect(existsSync(cli), 'run the package build first').toBe(true);
+    expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+
+  it('include-dir prints the include folder that holds the plugin header', () => {
+    const r = abi('include-dir');
+    expect(r.status).toBe(0);
+    const dir = r.stdout.trim();
+    expect(dir).toBe(join(abiHeadersRoot(), 'include'));
+    expect(existsSync(join(dir, 'entropic', 'interfaces', 'i_mcp_server.h'))).toBe(true);
+  });
+
+  it('generate --out writes the same files as the in-memory generation', () => {
+    const out = join(tmp.dir, 'gen');
+    const r = abi('generate', '--out', out, '--quiet');
+    expect(r.status, r.stderr).toBe(0);
+    for (const [path, text] of Object.entries(generateAll({ write: false }))) {
+      expect(readFileSync(join(out, path), 'utf8'), path).toBe(text);
+    }
+  });
+
+  it('model prints the model as JSON', () => {
+    const r = abi('model');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(readAbiModel());
+  });
+
+  it('lock --file writes a lock entry for the current version', () => {
+    const file = join(tmp.dir, 'abi.lock.json');
+    expect(abi('lock', '--file', file).stdout).toMatch(/^wrote /);
+    expect(parseLock(readFileSync(file, 'utf8')).versions['1']?.fingerprint).toBe(
+      fingerprint(readAbiModel()),
+    );
+    expect(abi('lock', '--file', file).stdout).toMatch(/^unchanged /);
+  });
+
+  it('--help lists the commands and exits 0', () => {
+    const r = abi('--help');
+    expect(r.status).toBe(0);
+    for (const name of ['generate', 'lock', 'include-dir', 'model']) expect(r.stdout).toContain(name);
+  });
+
+  it('an unknown command is a usage error (exit 2) naming it', () => {
+    const r = abi('frobnicate');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("unknown command 'frobnicate'");
+  });
+
+  it('a bad option or stray argument is a usage error (exit 2)', () => {
+    expect(abi('generate', '--nope').status).toBe(2);
+    const r = abi('include-dir', 'extra');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("unexpected argument 'extra'");
+  });
+
+  it('no command prints the help on stderr and exits 2', () => {
+    const r = abi();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('usage: entropic-abi');
+  });
+
+  it('a definition error exits 1 with the located message', () => {
+    const r = abi('model', '--definitions', join(tmp.dir, 'missing'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('entropic-abi model:');
+  });
+});
