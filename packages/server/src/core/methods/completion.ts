@@ -3,7 +3,7 @@
 import { ErrorCode, McpError } from '../errors.js';
 import type { Completer } from '../handler-types.js';
 import type { RequestState } from '../request.js';
-import { invalidParams, optionalObject, then } from './params.js';
+import { andThen, invalidParams, optionalObject } from './params.js';
 
 const MAX_VALUES = 100;
 
@@ -42,7 +42,7 @@ export function complete(req: RequestState): unknown {
   if (completer === undefined) return { completion: { values: [], total: 0, hasMore: false } };
   const context = optionalObject(req.params, 'context', 'completion/complete');
   const filled = (context?.arguments ?? {}) as Record<string, string>;
-  return then(completer(argument.value, { arguments: filled, client: req.client }), (values) => {
+  return andThen(completer(argument.value, { arguments: filled, client: req.client }), (values) => {
     if (!Array.isArray(values)) throw new Error(`the completer for "${argument.name}" returned no array`);
     return {
       completion: {

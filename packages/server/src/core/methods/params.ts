@@ -37,6 +37,6 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Apply `next` to a value that may still be a promise, without awaiting when it is not. */
-export function then<T, R>(value: T | PromiseLike<T>, next: (v: T) => R): R | PromiseLike<R> {
+export function andThen<T, R>(value: T | PromiseLike<T>, next: (v: T) => R): R | PromiseLike<R> {
   return isThenable(value) ? (value as PromiseLike<T>).then(next) : next(value as T);
 }

@@ -3,7 +3,7 @@
 import { ErrorCode, McpError } from '../errors.js';
 import { page } from '../pagination.js';
 import type { RequestState } from '../request.js';
-import { invalidParams, optionalObject, requireString, then } from './params.js';
+import { andThen, invalidParams, optionalObject, requireString } from './params.js';
 
 export function listPrompts(req: RequestState): unknown {
   const server = req.session.server;
@@ -27,7 +27,7 @@ export function getPrompt(req: RequestState): unknown {
       throw invalidParams(`prompt ${name} needs the argument "${required}"`, `/params/arguments/${required}`);
     }
   }
-  return then(entry.handler(args, req), (out) => {
+  return andThen(entry.handler(args, req), (out) => {
     if (Array.isArray(out)) return { messages: out };
     if (typeof out === 'object' && out !== null && Array.isArray((out as { messages?: unknown }).messages))
       return out;

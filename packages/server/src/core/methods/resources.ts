@@ -3,7 +3,7 @@
 import { ErrorCode, McpError } from '../errors.js';
 import { page } from '../pagination.js';
 import type { RequestState } from '../request.js';
-import { requireString, then } from './params.js';
+import { andThen, requireString } from './params.js';
 
 export function listResources(req: RequestState): unknown {
   const server = req.session.server;
@@ -19,11 +19,11 @@ export function readResource(req: RequestState): unknown {
   const uri = requireString(req.params, 'uri', 'resources/read');
   const server = req.session.server;
   const entry = server.resources.get(uri);
-  if (entry !== undefined) return then(entry.read(uri, req), (out) => normalize(out, uri));
+  if (entry !== undefined) return andThen(entry.read(uri, req), (out) => normalize(out, uri));
   for (const template of server.templates.entries.values()) {
     const variables = template.template.match(uri);
     if (variables !== undefined)
-      return then(template.read(uri, variables, req), (out) => normalize(out, uri));
+      return andThen(template.read(uri, variables, req), (out) => normalize(out, uri));
   }
   throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }
