@@ -74,8 +74,8 @@ export function parseToolList(text: string | null, ctx: AnswerContext): PluginTo
   });
 }
 
-function parseDirective(item: unknown, index: number, ctx: AnswerContext): PluginDirective {
-  const at = `execute answer directive ${index}`;
+function parseDirective(item: unknown, index: number, ctx: AnswerContext, what: string): PluginDirective {
+  const at = `${what}: answer directive ${index}`;
   if (!isObject(item)) throw bad(ctx, at, `is ${kind(item)}, expected an object with a "type"`);
   if (typeof item.type !== 'string') throw bad(ctx, at, 'has no string "type"');
   if (!directiveTypes().includes(item.type)) {
@@ -102,5 +102,5 @@ export function parseAnswer(text: string | null, ctx: AnswerContext): PluginAnsw
   const raw = value.directives ?? [];
   if (!Array.isArray(raw))
     throw bad(ctx, what, `answer has "directives" that is ${kind(raw)}, expected an array`);
-  return { result: value.result, directives: raw.map((item, i) => parseDirective(item, i, ctx)) };
+  return { result: value.result, directives: raw.map((item, i) => parseDirective(item, i, ctx, what)) };
 }

@@ -88,16 +88,17 @@ static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
   }
 }
 
-/* Serves frames until close or end of input; answers go out in one write per batch of requests read. */
+/* Serves frames until close or end of input. */
 static int serve_all(channel_t* ch, plugin_t* p) {
   for (;;) {
     frame_t f;
     int got;
     while ((got = channel_next(ch, &f)) == 1) {
+      /* Every answer is out before the next call starts: a later crash or hang cannot hold it back. */
+      if (channel_pending(ch) > 0 && channel_flush(ch) != 0) return 1;
       int rc = serve(ch, p, &f);
       if (rc < 0) return 1;
       if (rc == 1) return channel_flush(ch) == 0 ? 0 : 1;
-      if (channel_pending(ch) > (1u << 20) && channel_flush(ch) != 0) return 1;
     }
     if (got < 0) {
       fprintf(stderr, "entropic_plugin_host: malformed frame from the loader\n");

@@ -1,6 +1,6 @@
 /**
  * One running plugin host process: spawns it, reads its first frame (ready or load error), writes request
- * frames in batches (one pipe write per turn of the event loop), hands answer frames back by id, and reports
+ * frames in batches (one pipe write per turn of the event loop, from setImmediate), hands answer frames back by id, and reports
  * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
@@ -86,7 +86,7 @@ export class HostProcess {
     this.#queue.push(encodeRequest(id, op, parts));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      queueMicrotask(() => this.#flush());
+      setImmediate(() => this.#flush());
     }
   }
 
