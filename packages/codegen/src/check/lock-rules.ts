@@ -56,7 +56,14 @@ export function checkLockIntegrity(lock: AbiLock, label: string): Finding[] {
 }
 
 /** Entries of API versions before the current one are exactly as they were at the base. */
-export function checkLockHistory(base: AbiLock, head: AbiLock, current: AbiModel, label: string): Finding[] {
+export function checkLockHistory(
+  base: AbiLock,
+  head: AbiLock,
+  current: AbiModel,
+  label: string,
+  baseCommit: string,
+): Finding[] {
+  const restore = `restore it (\`git checkout ${baseCommit.slice(0, 10)} -- ${label}/${LOCK_FILE}\`), then run \`${LOCK_COMMAND}\``;
   const findings: Finding[] = [];
   for (const [v, old] of Object.entries(base.versions)) {
     if (Number(v) >= current.apiVersion) continue;
@@ -65,7 +72,7 @@ export function checkLockHistory(base: AbiLock, head: AbiLock, current: AbiModel
     if (!now) {
       findings.push({
         rule: 'lock-history',
-        message: `${file}: the entry for earlier API version ${v} was removed. Entries of released versions are permanent; restore it from the base.`,
+        message: `${file}: the entry for earlier API version ${v} was removed. Entries of earlier versions are permanent; ${restore}.`,
       });
       continue;
     }
@@ -77,7 +84,7 @@ export function checkLockHistory(base: AbiLock, head: AbiLock, current: AbiModel
       message:
         `${file}: the entry for earlier API version ${v} was altered (fingerprint ${old.fingerprint} → ${now.fingerprint}).\n` +
         `${changes.lines.join('\n') || '  (the fingerprint text changed)'}\n` +
-        `Entries of earlier versions describe plugins already built against them; restore the entry from the base.`,
+        `Entries of earlier versions describe plugins already built against them; ${restore}.`,
     });
   }
   return findings;

@@ -90,7 +90,7 @@ async function compareWithBase(
     };
     const findings = await checkVersioning({ base, head, baseLabel: choice.label, release });
     if (lockOk(base.lock) && lockOk(head.lock))
-      findings.push(...checkLockHistory(base.lock, head.lock, head.model, label));
+      findings.push(...checkLockHistory(base.lock, head.lock, head.model, label, choice.commit));
     if (binary)
       findings.push(...guarded('binary-not-bumped', () => checkBinaryAgainstBase(base, head, choice.label)));
     return findings;
