@@ -1,0 +1,7 @@
+import { connectInMemory } from './support/in-memory.js';
+import { runTransportSuite } from './transport-suite.js';
+
+runTransportSuite({
+  name: 'in-memory',
+  connect: async (server) => (await connectInMemory(server)).handle,
+});

@@ -1,0 +1,7 @@
+import { connectStdioStreams } from './support/stdio-streams.js';
+import { runTransportSuite } from './transport-suite.js';
+
+runTransportSuite({
+  name: 'stdio',
+  connect: async (server) => (await connectStdioStreams(server)).handle,
+});
