@@ -156,6 +156,16 @@ describe('changes that need no bump', () => {
     expect(r.findings).toEqual([]);
   });
 
+  it('passes a renamed parameter (names are not part of the ABI)', async () => {
+    const s = scenario()
+      .edit(MCP, /args_json(: c_const_char_ptr)/, 'arguments_json$1')
+      .regenerate()
+      .commit('rename');
+    expect(s.read('include/entropic/interfaces/i_mcp_server.h')).toContain('const char* arguments_json');
+    const r = await s.check();
+    expect(r.findings).toEqual([]);
+  });
+
   it('passes a visibility-only change of the export macro', async () => {
     const s = scenario()
       .edit(
