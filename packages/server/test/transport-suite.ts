@@ -118,7 +118,7 @@ export function runTransportSuite({ name, connect }: TransportSuiteOptions): voi
       const before = peer.received.slice(0, index);
       const progress = before.filter((m) => m.method === 'notifications/progress');
       expect(progress.map((m) => (m.params as { progress: number }).progress)).toEqual([1, 2, 3]);
-      expect((progress[0]?.params as { progressToken: string }).progressToken).toBe('tok');
+      expect(progress[0]?.params).toMatchObject({ progressToken: 'tok', total: 3, message: 'step 1' });
       expect(before.filter((m) => m.method === 'notifications/message')).toHaveLength(3);
     });
 
