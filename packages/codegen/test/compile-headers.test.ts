@@ -45,7 +45,7 @@ static int uses(void) {
   entropic_mcp_server_t s = entropic_create_server();
   p.user_data = (void*)s;
   entropic_free(entropic_mcp_server_execute(s, entropic_abi_entry_points[0], "{}"));
-  return (int)e + ENTROPIC_MCP_PLUGIN_API_VERSION + (p.user_data != NULL) + (entropic_abi_error_name(99)[0] == 'E');
+  return (int)e + ENTROPIC_MCP_PLUGIN_API_VERSION + (p.user_data != NULL) + (entropic_abi_error_name(99)[0] == 'E') + entropic_abi_errors[ENTROPIC_ABI_ERROR_COUNT - 1].value;
 }
 int (*entropic_test_use)(void) = uses;`;
     expect(

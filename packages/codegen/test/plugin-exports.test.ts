@@ -14,12 +14,13 @@ afterAll(tmp.cleanup);
 const CONTRACT_NAMES = CONTRACT_ENTRY_POINTS.map(([name]) => name);
 const HIDDEN = ['-fvisibility=hidden', '-shared', '-fPIC'];
 
-function build(source: string, includeDir: string, out: string): string {
+function build(source: string, includeDir: string, out: string, extra: string[] = []): string {
   const cpp = source.endsWith('.cpp');
   const lib = join(tmp.dir, out);
   run(cpp ? 'g++' : 'gcc', [
     ...(cpp ? CXX_FLAGS : C_FLAGS),
     ...HIDDEN,
+    ...extra,
     '-I',
     includeDir,
     join(fixtures, source),
@@ -57,6 +58,13 @@ describe.each([
 
   it('control: against a header without the attribute it exports none of them', () => {
     const symbols = exportedSymbols(build(source, includeWithoutAttribute(), `${source}.control.so`));
+    for (const name of CONTRACT_NAMES) expect(symbols, name).not.toContain(name);
+  });
+
+  it('with ENTROPIC_STATIC_BUILD defined the macro is empty, so nothing is exported', () => {
+    const symbols = exportedSymbols(
+      build(source, include, `${source}.static.so`, ['-DENTROPIC_STATIC_BUILD']),
+    );
     for (const name of CONTRACT_NAMES) expect(symbols, name).not.toContain(name);
   });
 });

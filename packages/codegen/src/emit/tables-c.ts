@@ -29,6 +29,14 @@ ${symbols.map((f) => `    "${f.name}"`).join(',\n')}
 /* Number of entropic_error_t values. */
 #define ENTROPIC_ABI_ERROR_COUNT ${enumerators.length}
 
+/* Every entropic_error_t value with its name, in declaration order. */
+static const struct {
+    const char* name;
+    int value;
+} entropic_abi_errors[ENTROPIC_ABI_ERROR_COUNT] = {
+${enumerators.map((e) => `    {"${e.name}", ${e.value}}`).join(',\n')}
+};
+
 /* The name of an entropic_error_t value, or "${UNKNOWN_ERROR_NAME}" when it is out of range. */
 static inline const char* entropic_abi_error_name(int code) {
     switch (code) {
