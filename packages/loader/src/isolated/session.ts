@@ -89,6 +89,7 @@ export class HostSession {
   async stop(): Promise<void> {
     if (this.#host === undefined) return;
     const gone = new Promise<void>((resolve) => this.#exitWaiters.push(resolve));
+    this.#host.setReferenced(true);
     this.#host.kill();
     await gone;
   }
@@ -96,6 +97,7 @@ export class HostSession {
   /** Resolves when the current host (if any) has exited. */
   exited(): Promise<void> {
     if (this.#host === undefined) return Promise.resolve();
+    this.#host.setReferenced(true);
     return new Promise((resolve) => this.#exitWaiters.push(resolve));
   }
 

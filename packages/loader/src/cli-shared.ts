@@ -1,0 +1,76 @@
+/** Pieces the `inspect` and `call` commands share: option parsing, error printing, crash containment. */
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PluginError } from './errors.js';
+import type { Isolation } from './types.js';
+
+export class UsageError extends Error {}
+
+/** Set in the child process that runs an in-process (`--isolation none`) command for its parent. */
+const CHILD_ENV = 'ENTROPIC_MCP_CLI_CONTAINED';
+
+export function isolationOf(value: string | undefined): Isolation {
+  if (value === undefined) return 'process';
+  if (value === 'process' || value === 'none') return value;
+  throw new UsageError(`--isolation must be process or none, got "${value}"`);
+}
+
+/** A plugin path from the command line: relative paths are taken from the current directory. */
+export function pluginPath(value: string | undefined, usage: string): string {
+  if (value === undefined) throw new UsageError(`missing PLUGIN.so\n${usage}`);
+  return resolve(value);
+}
+
+export function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Prints an error the way every command does; returns the exit status. */
+export function report(command: string, error: unknown, usage: string): number {
+  if (error instanceof UsageError) {
+    process.stderr.write(`entropic-mcp ${command}: ${error.message}\n`);
+    if (!error.message.includes('usage:')) process.stderr.write(usage);
+    return 2;
+  }
+  if (error instanceof PluginError) {
+    const value = error.errno === undefined ? '' : ` (${error.errno})`;
+    process.stderr.write(`entropic-mcp ${command}: ${error.code}${value}: ${error.message}\n`);
+    return 1;
+  }
+  if (error instanceof TypeError) {
+    process.stderr.write(`entropic-mcp ${command}: ${error.message}\n`);
+    return 2;
+  }
+  process.stderr.write(
+    `entropic-mcp ${command}: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  return 1;
+}
+
+/**
+ * In-process mode puts the plugin inside this process, where a segfault cannot be caught. So the command
+ * runs in a child Node process; if that child dies from a signal, this process reports it and exits 1.
+ * Returns undefined when this process is that child (the caller then does the work itself).
+ */
+export function runContained(command: string, argv: string[]): number | undefined {
+  if (process.env[CHILD_ENV] === '1') return undefined;
+  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
+  const child = spawnSync(process.execPath, [cli, command, ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, [CHILD_ENV]: '1' },
+  });
+  if (child.error !== undefined) return report(command, child.error, '');
+  if (child.signal !== null) {
+    process.stderr.write(
+      `entropic-mcp ${command}: ENTROPIC_PLUGIN_CRASHED: the plugin killed the process with ${child.signal} ` +
+        '(in-process mode cannot contain a crash; --isolation process can)\n',
+    );
+    return 1;
+  }
+  return child.status ?? 1;
+}

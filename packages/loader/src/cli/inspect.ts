@@ -1,0 +1,69 @@
+/** `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--json]`: load, check and describe a plugin. */
+import { parseArgs } from 'node:util';
+import { isolationOf, pluginPath, report, runContained, UsageError } from '../cli-shared.js';
+import { loadPlugin } from '../load.js';
+import type { Plugin } from '../types.js';
+
+const USAGE = 'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--json]\n';
+
+function table(plugin: Plugin): string {
+  const lines = [
+    `name        ${plugin.name}`,
+    `path        ${plugin.path}`,
+    `api         ${plugin.apiVersion}`,
+    `isolation   ${plugin.isolation}`,
+    `tools       ${plugin.tools.length}`,
+  ];
+  if (plugin.tools.length > 0) {
+    const width = Math.max(4, ...plugin.tools.map((t) => t.name.length));
+    lines.push('', `  ${'TOOL'.padEnd(width)}  ARGUMENTS  DESCRIPTION`);
+    for (const tool of plugin.tools) {
+      const props = tool.inputSchema.properties;
+      const args = props !== null && typeof props === 'object' ? Object.keys(props).join(',') : '';
+      lines.push(
+        `  ${tool.name.padEnd(width)}  ${(args || '-').padEnd(9)}  ${tool.description ?? ''}`.trimEnd(),
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        isolation: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (positionals.length > 1)
+      throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+    const path = pluginPath(positionals[0], USAGE);
+    const isolation = isolationOf(values.isolation);
+    if (isolation === 'none') {
+      const contained = runContained('inspect', argv);
+      if (contained !== undefined) return contained;
+    }
+    const plugin = await loadPlugin(path, { isolation });
+    try {
+      const { name, apiVersion, tools } = plugin;
+      process.stdout.write(
+        values.json
+          ? `${JSON.stringify({ name, path, apiVersion, isolation, tools }, null, 2)}\n`
+          : table(plugin),
+      );
+    } finally {
+      await plugin.close();
+    }
+    return 0;
+  } catch (error) {
+    return report('inspect', error, USAGE);
+  }
+}

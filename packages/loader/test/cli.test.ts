@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fixture } from './fixtures.js';
+
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
+
+function run(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('entropic-mcp inspect', () => {
+  it('prints name, API version and the tools table', () => {
+    const r = run('inspect', fixture('crashy'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/name\s+crashy/);
+    expect(r.stdout).toMatch(/api\s+1/);
+    expect(r.stdout).toMatch(/sleep\s+-\s+sleeps ms/);
+  });
+  it('prints JSON with --json', () => {
+    const r = run('inspect', fixture('crashy'), '--json');
+    expect(r.status).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info).toMatchObject({ name: 'crashy', apiVersion: 1, isolation: 'process' });
+    expect(info.tools.map((t: { name: string }) => t.name)).toContain('hang');
+  });
+  const broken: [string, string][] = [
+    ['missing-symbols', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
+    ['wrong-version', 'ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH (9)'],
+    ['not-elf', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
+    ['null-create', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
+    ['empty-name', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
+    ['bad-list', 'ENTROPIC_PLUGIN_BAD_ANSWER'],
+  ];
+  for (const [name, code] of broken) {
+    it(`exits non-zero with the code name for ${name}`, () => {
+      const r = run('inspect', fixture(name));
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(code);
+      expect(r.stderr).toContain(`${name}.so`);
+    });
+  }
+  it('rejects a bad --isolation as a usage error', () => {
+    const r = run('inspect', fixture('crashy'), '--isolation', 'thread');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--isolation');
+  });
+});
+
+describe('entropic-mcp call', () => {
+  it('prints the envelope, with config and working directory applied', () => {
+    const r = run('call', fixture('crashy'), 'state', '{}', '--config', '{"k":"v"}', '--cwd', '/tmp');
+    expect(r.status).toBe(0);
+    const answer = JSON.parse(r.stdout);
+    expect(answer.directives).toEqual([]);
+    expect(JSON.parse(answer.result)).toMatchObject({ config: { k: 'v' }, dir: '/tmp' });
+  });
+  it('reports a crash with the signal and never dies from it', () => {
+    const r = run('call', fixture('crashy'), 'segv');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ENTROPIC_PLUGIN_CRASHED');
+    expect(r.stderr).toContain('SIGSEGV');
+  });
+  it('contains a crash in --isolation none too', () => {
+    const r = run('call', fixture('crashy'), 'abort', '--isolation', 'none');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('SIGABRT');
+  });
+  it('stops a hung call at --timeout', () => {
+    const r = run('call', fixture('crashy'), 'hang', '--timeout', '300');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ENTROPIC_ERROR_TIMEOUT (11)');
+  });
+  it('reports a bad answer naming the plugin', () => {
+    const r = run('call', fixture('bad-answers'), 'missing_result');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ENTROPIC_PLUGIN_BAD_ANSWER');
+    expect(r.stderr).toContain('"bad-answers"');
+  });
+  it('rejects arguments that are not a JSON object', () => {
+    expect(run('call', fixture('crashy'), 'echo', '[1]').status).toBe(2);
+    expect(run('call', fixture('crashy'), 'echo', '{oops').stderr).toContain('ARGS_JSON is not valid JSON');
+    expect(run('call', fixture('crashy')).stderr).toContain('missing TOOL');
+  });
+});
+
+describe('entropic-mcp', () => {
+  it('lists the commands and refuses an unknown one', () => {
+    expect(run('--help').stdout).toMatch(/commands: .*call.*inspect/);
+    const r = run('frobnicate');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+  });
+});
