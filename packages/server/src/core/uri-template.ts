@@ -79,7 +79,7 @@ export class UriTemplate {
         this.slots.push({ name: part.names.map((n) => n.name).join(','), op: '?', explode: false });
         continue;
       }
-      const prefix = op === '+' || op === '' ? '' : escapeRegex(op);
+      const prefix = op === '+' || op === '' ? '' : op;
       const body = op === '+' || op === '#' ? '.*?' : '[^/?#,]*?';
       for (let k = 0; k < part.names.length; k++) {
         const v = part.names[k] as { name: string; explode: boolean };

@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { initializedPeer } from '../../test/support/in-memory.js';
+import { sleep } from '../../test/support/peer.js';
+import { text } from './content.js';
+import { McpServer } from './server.js';
+
+/** A server whose `gate` tool waits until released, recording start order and peak concurrency. */
+function gated(options: ConstructorParameters<typeof McpServer>[1]) {
+  const server = new McpServer({ name: 'c', version: '1' }, options);
+  const started: number[] = [];
+  const releases: (() => void)[] = [];
+  let running = 0;
+  let peak = 0;
+  server.addTool({ name: 'gate' }, async (args) => {
+    started.push(args.i as number);
+    running++;
+    peak = Math.max(peak, running);
+    await new Promise<void>((resolve) => releases.push(resolve));
+    running--;
+    return { content: [text(String(args.i))] };
+  });
+  server.addTool({ name: 'sleepy' }, async (args, ctx) => {
+    await sleep(args.ms as number);
+    return { content: [text(ctx.signal.aborted ? 'aborted' : 'done')] };
+  });
+  return {
+    server,
+    started,
+    get peak() {
+      return peak;
+    },
+    releaseAll: () => {
+      for (const release of releases.splice(0)) release();
+    },
+  };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 500 && !check(); i++) await sleep(5);
+};
+
+describe('bounded concurrency', () => {
+  it('runs at most 4 handlers by default and starts the rest in FIFO order', async () => {
+    const g = gated({});
+    const { peer } = await initializedPeer(g.server);
+    const calls = Array.from({ length: 10 }, (_, i) =>
+      peer.request('tools/call', { name: 'gate', arguments: { i } }),
+    );
+    await until(() => g.started.length === 4);
+    await sleep(20);
+    expect(g.started).toEqual([0, 1, 2, 3]);
+    // Built-in methods are not queued behind busy handlers.
+    expect(await peer.call('ping')).toEqual({});
+    expect((await peer.call('tools/list')).tools).toHaveLength(2);
+    while (g.started.length < 10) {
+      g.releaseAll();
+      await sleep(5);
+    }
+    g.releaseAll();
+    const answers = await Promise.all(calls);
+    expect(g.started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(g.peak).toBe(4);
+    expect(answers.every((a) => a.result !== undefined)).toBe(true);
+  });
+
+  it('refuses requests beyond maxQueued with a clear -32000 error', async () => {
+    const g = gated({ maxConcurrency: 1, maxQueued: 2 });
+    const { peer } = await initializedPeer(g.server);
+    const calls = Array.from({ length: 3 }, (_, i) =>
+      peer.request('tools/call', { name: 'gate', arguments: { i } }),
+    );
+    await until(() => g.started.length === 1);
+    const refused = await peer.request('tools/call', { name: 'gate', arguments: { i: 99 } });
+    expect(refused.error).toMatchObject({ code: -32000, message: expect.stringContaining('maxQueued') });
+    while (g.started.length < 3) {
+      g.releaseAll();
+      await sleep(5);
+    }
+    g.releaseAll();
+    expect((await Promise.all(calls)).every((a) => a.result !== undefined)).toBe(true);
+  });
+
+  it('cancelling a queued request removes it without running it', async () => {
+    const g = gated({ maxConcurrency: 1 });
+    const { peer } = await initializedPeer(g.server);
+    const first = peer.request('tools/call', { name: 'gate', arguments: { i: 0 } }, 'a');
+    void peer.request('tools/call', { name: 'gate', arguments: { i: 1 } }, 'b');
+    const third = peer.request('tools/call', { name: 'gate', arguments: { i: 2 } }, 'c');
+    await until(() => g.started.length === 1);
+    await peer.notify('notifications/cancelled', { requestId: 'b' });
+    await sleep(10);
+    g.releaseAll();
+    await first;
+    await until(() => g.started.length === 2);
+    g.releaseAll();
+    await third;
+    expect(g.started).toEqual([0, 2]);
+  });
+});
+
+describe('handler timeout', () => {
+  it('aborts the signal and answers -32001 after handlerTimeoutMs; the late result is dropped', async () => {
+    const g = gated({ handlerTimeoutMs: 50 });
+    const { peer } = await initializedPeer(g.server);
+    const t0 = Date.now();
+    const answer = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 200 } });
+    expect(Date.now() - t0).toBeLessThan(190);
+    expect(answer.error).toMatchObject({ code: -32001, message: 'tools/call timed out after 50 ms' });
+    await sleep(250);
+    expect(peer.received.filter((m) => m.id === answer.id)).toHaveLength(1);
+  });
+
+  it('frees the slot of a timed-out handler', async () => {
+    const g = gated({ handlerTimeoutMs: 40, maxConcurrency: 1 });
+    const { peer } = await initializedPeer(g.server);
+    const stuck = await peer.request('tools/call', { name: 'gate', arguments: { i: 0 } });
+    expect(stuck.error).toMatchObject({ code: -32001 });
+    const next = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 1 } });
+    expect(next.result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    g.releaseAll();
+  });
+
+  it('0 turns the timeout off', async () => {
+    const g = gated({ handlerTimeoutMs: 0 });
+    const { peer } = await initializedPeer(g.server);
+    const answer = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 60 } });
+    expect(answer.result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+  });
+});
+
+describe('cancellation and progress', () => {
+  it('notifications/cancelled aborts ctx.signal with the reason and suppresses the response', async () => {
+    const server = new McpServer({ name: 'c', version: '1' });
+    let reason: unknown;
+    server.addTool({ name: 'wait' }, (_a, ctx) => {
+      return new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', () => {
+          reason = ctx.signal.reason;
+          resolve({ content: [text('late')] });
+        });
+      });
+    });
+    const { peer } = await initializedPeer(server);
+    void peer.request('tools/call', { name: 'wait' }, 'w');
+    await sleep(10);
+    await peer.notify('notifications/cancelled', { requestId: 'w', reason: 'user hit stop' });
+    await sleep(30);
+    expect(reason).toBe('user hit stop');
+    expect(peer.received.filter((m) => m.id === 'w')).toHaveLength(0);
+  });
+
+  it('a signal first read after cancellation is already aborted', async () => {
+    const server = new McpServer({ name: 'c', version: '1' });
+    let aborted: boolean | undefined;
+    server.addTool({ name: 'late_reader' }, async (_a, ctx) => {
+      await sleep(40);
+      aborted = ctx.signal.aborted;
+      return { content: [] };
+    });
+    const { peer } = await initializedPeer(server);
+    void peer.request('tools/call', { name: 'late_reader' }, 'l');
+    await sleep(5);
+    await peer.notify('notifications/cancelled', { requestId: 'l' });
+    await sleep(80);
+    expect(aborted).toBe(true);
+  });
+
+  it('progress is sent only with a progressToken and only when it increases', async () => {
+    const server = new McpServer({ name: 'c', version: '1' });
+    server.addTool({ name: 'p' }, (_a, ctx) => {
+      ctx.progress(1, 10);
+      ctx.progress(1, 10);
+      ctx.progress(0.5);
+      ctx.progress(5, 10, 'half');
+      return { content: [] };
+    });
+    const { peer } = await initializedPeer(server);
+    await peer.call('tools/call', { name: 'p' });
+    expect(peer.notifications.filter((m) => m.method === 'notifications/progress')).toHaveLength(0);
+    await peer.call('tools/call', { name: 'p', _meta: { progressToken: 7 } });
+    const progress = peer.notifications
+      .filter((m) => m.method === 'notifications/progress')
+      .map((m) => m.params);
+    expect(progress).toEqual([
+      { progressToken: 7, progress: 1, total: 10 },
+      { progressToken: 7, progress: 5, total: 10, message: 'half' },
+    ]);
+  });
+});
