@@ -1,0 +1,228 @@
+/**
+ * The Streamable HTTP endpoint as a plain `(req, res)` function for node:http (or anything that
+ * hands over node:http objects, such as express). It checks each request, finds or creates its
+ * session, and passes the message to that session's transport.
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
+import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
+import { REFUSED, runAuth, serveMetadata } from './auth.js';
+import { BodyTooLargeError, readBody } from './body.js';
+import { answerPreflight, applyCors } from './cors.js';
+import { MemoryEventStore } from './event-store.js';
+import {
+  accepts,
+  checkHostAndOrigin,
+  checkPostHeaders,
+  checkProtocolVersion,
+  type Refusal,
+} from './guards.js';
+import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
+import { sendJsonError } from './reply.js';
+import { SessionTable } from './sessions.js';
+import { HttpServerTransport } from './transport.js';
+
+/** What the handler needs of a server: one call that binds a transport to it as a new session. */
+export interface ConnectableServer {
+  connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
+}
+
+export interface McpHttpHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Sessions currently open (always 0 in stateless mode once requests are answered). */
+  readonly sessionCount: number;
+  /** The transport of a session, for server-side control such as `closeRequestStream`. */
+  session(sessionId: string): HttpServerTransport | undefined;
+  /** Close every session and stop the idle sweep. */
+  close(): Promise<void>;
+}
+
+type Kind = 'request' | 'notification' | 'response';
+
+export function createMcpHttpHandler(
+  server: ConnectableServer,
+  options?: McpHttpHandlerOptions,
+): McpHttpHandler {
+  const opts = resolveHandlerOptions(options);
+  const sessions = new SessionTable(opts.sessionIdleTimeoutMs);
+  const store =
+    opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
+  const allowHeader = opts.stateless ? 'POST' : 'GET, POST, DELETE';
+  const onEnd = (transport: HttpServerTransport): void => sessions.remove(transport);
+  const report = (error: unknown): void =>
+    opts.onError?.(error instanceof Error ? error : new Error(String(error)));
+
+  const newTransport = (sessionId: string | undefined): HttpServerTransport =>
+    new HttpServerTransport({
+      sessionId,
+      jsonResponse: opts.jsonResponse,
+      eventStore: sessionId === undefined ? undefined : store,
+      retryMs: opts.retryMs,
+      maxBacklog: opts.maxStandaloneBacklog,
+      onEnd,
+    });
+
+  async function post(req: IncomingMessage, res: ServerResponse, auth: unknown): Promise<void> {
+    const headerRefusal = checkPostHeaders(req);
+    if (headerRefusal !== undefined) return refuse(res, headerRefusal);
+    const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
+    if (typeof version === 'object') return refuse(res, version);
+    let message: unknown;
+    try {
+      message = JSON.parse(await readBody(req, opts.maxBodyBytes));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
+      return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+    }
+    if (Array.isArray(message)) {
+      return sendJsonError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported over HTTP');
+    }
+    const kind = classify(message);
+    if (kind === undefined) {
+      return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+    }
+    const msg = message as JsonRpcMessage;
+    const transport = await sessionFor(req, res, msg, kind);
+    if (transport === undefined) return;
+    const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
+    if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
+    else {
+      transport.acceptNotification(res, msg, context);
+      if (transport.sessionId === undefined && transport.inFlight === 0)
+        setImmediate(() => void transport.close());
+    }
+  }
+
+  /** The transport a POST belongs to; answers the request itself (and returns undefined) on refusal. */
+  async function sessionFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    msg: JsonRpcMessage,
+    kind: Kind,
+  ): Promise<HttpServerTransport | undefined> {
+    if (opts.stateless) return connected(res, newTransport(undefined));
+    const sessionId = req.headers['mcp-session-id'];
+    if (kind === 'request' && msg.method === 'initialize') {
+      if (sessionId !== undefined) {
+        sendJsonError(res, 400, -32600, 'Bad Request: initialize must not carry an Mcp-Session-Id header');
+        return undefined;
+      }
+      if (sessions.size >= opts.maxSessions) {
+        sendJsonError(res, 503, -32000, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
+        return undefined;
+      }
+      const transport = newTransport(randomUUID());
+      sessions.add(transport);
+      return connected(res, transport);
+    }
+    return existing(res, sessionId);
+  }
+
+  function existing(
+    res: ServerResponse,
+    sessionId: string | string[] | undefined,
+  ): HttpServerTransport | undefined {
+    if (typeof sessionId !== 'string') {
+      sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const transport = sessions.get(sessionId);
+    if (transport === undefined) sendJsonError(res, 404, -32001, 'Session not found');
+    return transport;
+  }
+
+  async function connected(
+    res: ServerResponse,
+    transport: HttpServerTransport,
+  ): Promise<HttpServerTransport | undefined> {
+    try {
+      await server.connect(transport, STATELESS_CONNECT[transport.sessionId === undefined ? 1 : 0]);
+      return transport;
+    } catch (error) {
+      report(error);
+      await transport.close();
+      sendJsonError(res, 500, -32603, 'Internal error: the session could not be started');
+      return undefined;
+    }
+  }
+
+  async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!accepts(req.headers.accept, 'text/event-stream')) {
+      return sendJsonError(res, 406, -32000, 'Not Acceptable: the Accept header must list text/event-stream');
+    }
+    const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
+    if (typeof version === 'object') return refuse(res, version);
+    const transport = existing(res, req.headers['mcp-session-id']);
+    if (transport !== undefined) await transport.openStream(req, res);
+  }
+
+  async function remove(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
+    if (typeof version === 'object') return refuse(res, version);
+    const transport = existing(res, req.headers['mcp-session-id']);
+    if (transport === undefined) return;
+    await transport.close();
+    res.writeHead(200, { 'content-length': '0' }).end();
+  }
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    if (pathname !== opts.path) {
+      if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
+      return sendJsonError(res, 404, -32000, 'Not Found');
+    }
+    const refusal = checkHostAndOrigin(req, opts);
+    if (refusal !== undefined) return refuse(res, refusal);
+    if (opts.cors !== undefined) {
+      applyCors(req, res, opts.cors);
+      if (req.method === 'OPTIONS') return answerPreflight(req, res, opts.cors);
+    }
+    const method = req.method;
+    if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
+      return sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: allowHeader });
+    }
+    let auth: unknown;
+    if (opts.auth !== undefined) {
+      auth = await runAuth(req, res, opts.auth, opts.path);
+      if (auth === REFUSED) return;
+    }
+    if (method === 'POST') return post(req, res, auth);
+    if (method === 'GET') return get(req, res);
+    return remove(req, res);
+  }
+
+  const handler = ((req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    dispatch(req, res, query < 0 ? url : url.slice(0, query)).catch((error: unknown) => {
+      report(error);
+      sendJsonError(res, 500, -32603, 'Internal error');
+    });
+  }) as McpHttpHandler;
+
+  Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
+  handler.session = (sessionId: string) => sessions.get(sessionId);
+  handler.close = () => sessions.closeAll();
+  return handler;
+}
+
+const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;
+
+function refuse(res: ServerResponse, refusal: Refusal): void {
+  sendJsonError(res, refusal.status, refusal.code, refusal.message);
+}
+
+function classify(message: unknown): Kind | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as JsonRpcMessage;
+  if (m.jsonrpc !== '2.0') return undefined;
+  const id = m.id;
+  const hasId = typeof id === 'string' || typeof id === 'number';
+  if (typeof m.method === 'string') {
+    if (hasId) return 'request';
+    return id === undefined ? 'notification' : undefined;
+  }
+  if (m.method === undefined && (hasId || id === null) && ('result' in m || 'error' in m)) return 'response';
+  return undefined;
+}

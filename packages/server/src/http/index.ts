@@ -1,0 +1,19 @@
+/** `@entropic-mcp/server/http`: the Streamable HTTP transport on node:http. */
+
+export type { AuthRefusal } from './auth.js';
+export { PRM_PATH } from './auth.js';
+export type { EventStore, MemoryEventStoreOptions, ReplayedEvents, StoredEvent } from './event-store.js';
+export { MemoryEventStore } from './event-store.js';
+export type { ConnectableServer, McpHttpHandler } from './handler.js';
+export { createMcpHttpHandler } from './handler.js';
+export type {
+  CorsOptions,
+  HttpAuthOptions,
+  McpHttpHandlerOptions,
+  ProtectedResourceMetadata,
+} from './options.js';
+export { DEFAULT_MAX_BODY_BYTES } from './options.js';
+export type { HttpServerHandle, ServeHttpOptions } from './serve.js';
+export { serveHttp } from './serve.js';
+export type { HttpTransportConfig } from './transport.js';
+export { HttpServerTransport } from './transport.js';

@@ -1,0 +1,83 @@
+/** A ready-made node:http listener around the MCP handler, with safe limits by default. */
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ConnectableServer, createMcpHttpHandler, type McpHttpHandler } from './handler.js';
+import { count, type McpHttpHandlerOptions } from './options.js';
+
+export interface ServeHttpOptions extends McpHttpHandlerOptions {
+  /** Address to bind. Default `127.0.0.1`; anything else should come with `allowedHosts` and `auth`. */
+  readonly host?: string;
+  /** Port to bind; 0 picks a free one. Default 0. */
+  readonly port?: number;
+  /** Largest request head in bytes (431 beyond). Default 16 KiB. */
+  readonly maxHeaderSize?: number;
+  /** Time allowed to receive a request's headers (ms). Default 10 s. */
+  readonly headersTimeout?: number;
+  /** Time allowed to receive a whole request (ms); responses, such as SSE streams, are not limited. Default 30 s. */
+  readonly requestTimeout?: number;
+  /** How long an idle keep-alive connection stays open (ms). Default 5 s. */
+  readonly keepAliveTimeout?: number;
+  /** Connections accepted at once; further ones are dropped on arrival. Default 1,024. */
+  readonly maxConnections?: number;
+}
+
+export interface HttpServerHandle {
+  /** The endpoint URL, for example `http://127.0.0.1:53124/mcp`. */
+  readonly url: string;
+  readonly server: Server;
+  readonly handler: McpHttpHandler;
+  /** Close every session and connection, then stop listening. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export async function serveHttp(
+  mcp: ConnectableServer,
+  options: ServeHttpOptions = {},
+): Promise<HttpServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const port = count(options.port, 0, 'port');
+  const handler = createMcpHttpHandler(mcp, {
+    ...options,
+    dnsRebindingProtection: options.dnsRebindingProtection ?? LOOPBACK_HOSTS.has(host),
+  });
+  const headersTimeout = count(options.headersTimeout, 10_000, 'headersTimeout');
+  const server = createServer(
+    {
+      maxHeaderSize: count(options.maxHeaderSize, 16 * 1024, 'maxHeaderSize'),
+      headersTimeout,
+      requestTimeout: Math.max(count(options.requestTimeout, 30_000, 'requestTimeout'), headersTimeout),
+      keepAliveTimeout: count(options.keepAliveTimeout, 5_000, 'keepAliveTimeout'),
+      connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))),
+    },
+    handler,
+  );
+  server.maxConnections = count(options.maxConnections, 1024, 'maxConnections');
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}${options.path ?? '/mcp'}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    server,
+    handler,
+    close() {
+      closing ??= (async () => {
+        await handler.close();
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

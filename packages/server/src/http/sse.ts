@@ -1,0 +1,39 @@
+/** Server-Sent Events framing. A JSON text never holds a raw newline, so one `data:` line suffices. */
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../transport/types.js';
+
+/** An event with an id (resumable) or without one. */
+export function sseEvent(id: string | undefined, message: JsonRpcMessage): string {
+  const data = JSON.stringify(message);
+  return id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`;
+}
+
+/** The priming event: an id and empty data, so the client can resume before any message arrived. */
+export function ssePriming(id: string): string {
+  return `id: ${id}\ndata: \n\n`;
+}
+
+/** Tell the client how long to wait before reconnecting (sent before the server closes a stream). */
+export function sseRetry(ms: number): string {
+  return `retry: ${ms}\n\n`;
+}
+
+/** A comment line; clients ignore it. Used as a keep-alive on long-lived streams. */
+export const SSE_KEEPALIVE = ': keep-alive\n\n';
+
+/** Headers of every SSE response; the session id (when there is one) is added per session. */
+export function sseHeaders(sessionId: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  return headers;
+}
+
+/** Whether `res` can still be written to. */
+export function writable(res: ServerResponse | undefined): res is ServerResponse {
+  return res !== undefined && !res.writableEnded && !res.destroyed;
+}

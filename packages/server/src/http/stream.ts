@@ -1,0 +1,94 @@
+/**
+ * One logical SSE stream of a session: the stream answering a POST, or the standalone stream a GET
+ * opens. The logical stream outlives its HTTP connection: when the connection drops (or the server
+ * closes it to make the client poll), later events are kept in the event store and a GET with
+ * `Last-Event-ID` attaches a new connection to the same stream.
+ */
+
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../transport/types.js';
+import type { EventStore } from './event-store.js';
+import { sseEvent, writable } from './sse.js';
+
+export class SseStream {
+  /** The live connection, if any. */
+  res: ServerResponse | undefined;
+  /** Requests of this stream still waiting for their response (POST streams). */
+  pending = 0;
+  /** Set once an asynchronous event store is in use: keeps writes in order. */
+  tail: Promise<void> | undefined;
+  /** Events written while no connection was attached (standalone stream only). */
+  backlog: string[] | undefined;
+  /** Reports a failure of an asynchronous event store. */
+  onError: ((error: Error) => void) | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly standalone: boolean,
+  ) {}
+
+  /** Attach a connection; a close of that connection detaches it again. */
+  attach(res: ServerResponse): void {
+    this.res = res;
+    res.once('close', () => {
+      if (this.res === res) this.res = undefined;
+    });
+  }
+
+  /** Write raw SSE text to the live connection, or keep it for the next one (standalone only). */
+  write(text: string, maxBacklog: number): void {
+    const res = this.res;
+    if (writable(res)) {
+      res.write(text);
+    } else if (this.standalone) {
+      if (this.backlog === undefined) this.backlog = [];
+      this.backlog.push(text);
+      if (this.backlog.length > maxBacklog) this.backlog.shift();
+    }
+  }
+
+  /** Write one message, storing it first when the session is resumable; `end` closes after it. */
+  emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
+    if (store === undefined) {
+      this.#out(sseEvent(undefined, message), maxBacklog, end);
+      return;
+    }
+    if (this.tail !== undefined) {
+      this.tail = this.tail
+        .then(() => this.#storeAndWrite(message, store, maxBacklog, end))
+        .catch(this.#fail);
+      return;
+    }
+    const id = store.append(this.id, message);
+    if (typeof id === 'string') this.#out(sseEvent(id, message), maxBacklog, end);
+    else
+      this.tail = id
+        .then((eventId) => this.#out(sseEvent(eventId, message), maxBacklog, end))
+        .catch(this.#fail);
+  }
+
+  /** Close the live connection (the logical stream stays open). */
+  detach(finalText?: string): void {
+    const res = this.res;
+    this.res = undefined;
+    if (writable(res)) res.end(finalText);
+  }
+
+  readonly #fail = (error: unknown): void => {
+    this.onError?.(error instanceof Error ? error : new Error(String(error)));
+  };
+
+  async #storeAndWrite(message: JsonRpcMessage, store: EventStore, max: number, end: boolean): Promise<void> {
+    this.#out(sseEvent(await store.append(this.id, message), message), max, end);
+  }
+
+  #out(text: string, maxBacklog: number, end: boolean): void {
+    if (!end) {
+      this.write(text, maxBacklog);
+      return;
+    }
+    const res = this.res;
+    this.res = undefined;
+    if (writable(res)) res.end(text);
+  }
+}

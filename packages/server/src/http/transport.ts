@@ -1,0 +1,312 @@
+/**
+ * The server side of one Streamable HTTP session (or of one request, in stateless mode). The HTTP
+ * handler validates each request and hands it here; this class routes every outgoing message to the
+ * one stream it belongs to: a response to the POST that carried its request, a request-related
+ * notification or server→client request to that POST's SSE stream, anything else to the standalone
+ * stream a GET opened. Nothing here is shared between sessions.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  JsonRpcMessage,
+  MessageContext,
+  RequestId,
+  SendOptions,
+  Transport,
+} from '../transport/types.js';
+import type { EventStore } from './event-store.js';
+import { sendJsonError } from './reply.js';
+import { sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
+import { SseStream } from './stream.js';
+
+export interface HttpTransportConfig {
+  /** The session id, or undefined for a stateless request. */
+  readonly sessionId: string | undefined;
+  /** Answer requests with one JSON body instead of an SSE stream. */
+  readonly jsonResponse: boolean;
+  /** The replay log; undefined turns resumability off. */
+  readonly eventStore: EventStore | undefined;
+  /** `retry` (ms) sent before the server closes a stream to make the client poll. */
+  readonly retryMs: number;
+  /** Messages kept for the standalone stream while no GET is connected. */
+  readonly maxBacklog: number;
+  /** Called once when the transport closes (the handler forgets the session). */
+  readonly onEnd?: (transport: HttpServerTransport) => void;
+}
+
+/** Where the answer to one request goes: an SSE stream or a plain response awaiting JSON. */
+type Route = SseStream | ServerResponse;
+
+export class HttpServerTransport implements Transport {
+  onmessage?: (message: unknown, context?: MessageContext) => void;
+  onparseerror?: (error: Error, context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly sessionId: string | undefined;
+  /** Protocol version the session negotiated (learnt from its initialize result). */
+  protocolVersion: string | undefined;
+  /** Time of the last request of this session (ms since epoch), for idle expiry. */
+  lastSeen = Date.now();
+
+  readonly #config: HttpTransportConfig;
+  readonly #sseHead: Record<string, string>;
+  readonly #jsonHead: Record<string, string>;
+  readonly #routes = new Map<RequestId, Route>();
+  /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
+  readonly #streams = new Map<string, SseStream>();
+  #standalone: SseStream | undefined;
+  #streamSeq = 0;
+  #initId: RequestId | undefined;
+  #closed = false;
+
+  constructor(config: HttpTransportConfig) {
+    this.#config = config;
+    this.sessionId = config.sessionId;
+    this.#sseHead = sseHeaders(config.sessionId);
+    this.#jsonHead = { 'content-type': 'application/json' };
+    if (config.sessionId !== undefined) this.#jsonHead['mcp-session-id'] = config.sessionId;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Requests still waiting for their response. */
+  get inFlight(): number {
+    return this.#routes.size;
+  }
+
+  /** Whether a client connection is open on any stream of this session. */
+  get connected(): boolean {
+    for (const stream of this.#streams.values()) if (writable(stream.res)) return true;
+    for (const route of this.#routes.values()) if (!(route instanceof SseStream)) return true;
+    return false;
+  }
+
+  async start(): Promise<void> {}
+
+  /** A POST carrying a notification or a response: accepted with 202, then delivered. */
+  acceptNotification(res: ServerResponse, message: JsonRpcMessage, context: MessageContext): void {
+    this.lastSeen = Date.now();
+    res.writeHead(202, this.#jsonHead).end();
+    this.onmessage?.(message, context);
+  }
+
+  /** A POST carrying a request: opens its SSE stream (or waits for its JSON answer), then delivers. */
+  acceptRequest(
+    res: ServerResponse,
+    message: JsonRpcMessage,
+    id: RequestId,
+    context: MessageContext,
+    headerVersion: string | undefined,
+  ): void {
+    this.lastSeen = Date.now();
+    if (this.#routes.has(id)) {
+      sendJsonError(res, 409, -32600, `Request id ${JSON.stringify(id)} is already in flight`);
+      return;
+    }
+    if (message.method === 'initialize') this.#initId = id;
+    if (this.#config.jsonResponse) {
+      this.#routes.set(id, res);
+    } else {
+      const stream = this.#openStream(false);
+      stream.pending = 1;
+      this.#routes.set(id, stream);
+      res.writeHead(200, this.#sseHead);
+      this.#prime(stream, res, headerVersion ?? versionOf(message));
+    }
+    this.onmessage?.(message, context);
+  }
+
+  /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
+  async openStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.lastSeen = Date.now();
+    const store = this.#config.eventStore;
+    const lastEventId = header(req, 'last-event-id');
+    if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
+      const found = await store.after(lastEventId);
+      if (found?.streamId.startsWith(`${this.sessionId}.`)) {
+        const stream = this.#streams.get(found.streamId);
+        if (writable(stream?.res)) {
+          sendJsonError(res, 409, -32000, 'Conflict: that stream already has a connection');
+          return;
+        }
+        res.writeHead(200, this.#sseHead);
+        for (const event of found.events)
+          res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.message)}\n\n`);
+        if (stream === undefined) res.end();
+        else {
+          stream.backlog = undefined;
+          stream.attach(res);
+        }
+        return;
+      }
+    }
+    const standalone = this.#standaloneStream();
+    if (writable(standalone.res)) {
+      sendJsonError(res, 409, -32000, 'Conflict: only one standalone SSE stream is allowed per session');
+      return;
+    }
+    res.writeHead(200, this.#sseHead);
+    this.#prime(standalone, res, this.protocolVersion);
+    standalone.attach(res);
+    const backlog = standalone.backlog;
+    standalone.backlog = undefined;
+    if (backlog !== undefined) for (const text of backlog) res.write(text);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
+    if (Array.isArray(message)) {
+      for (const one of message) this.send(one, options);
+      return;
+    }
+    if (this.#closed) {
+      this.onerror?.(new Error('HTTP transport is closed; message dropped'));
+      return;
+    }
+    const store = this.#config.eventStore;
+    if (message.method === undefined && message.id !== undefined) {
+      const id = message.id as RequestId;
+      const route = this.#routes.get(id);
+      if (route === undefined) return;
+      this.#routes.delete(id);
+      if (id === this.#initId) this.#learnVersion(message);
+      if (route instanceof SseStream) {
+        route.pending--;
+        const done = route.pending === 0;
+        route.emit(message, store, this.#config.maxBacklog, done);
+        if (done) this.#streams.delete(route.id);
+      } else if (writable(route)) {
+        const body = JSON.stringify(message);
+        route.writeHead(200, { ...this.#jsonHead, 'content-length': String(Buffer.byteLength(body)) });
+        route.end(body);
+      }
+      this.#afterResponse();
+      return;
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined) {
+      const route = this.#routes.get(related);
+      if (route instanceof SseStream && (this.sessionId !== undefined || message.id === undefined)) {
+        route.emit(message, store, this.#config.maxBacklog, false);
+        return;
+      }
+      // A JSON response carries only the response: request-related notifications cannot travel.
+      if (route !== undefined && message.id === undefined) return;
+    }
+    if (this.sessionId === undefined) {
+      if (message.method !== undefined && message.id !== undefined)
+        this.#refuseStateless(message.id as RequestId);
+      return;
+    }
+    const standalone = this.#standaloneStream();
+    standalone.emit(message, store, this.#config.maxBacklog, false);
+  }
+
+  /**
+   * Close the connection of the stream answering `requestId` without ending the stream, after
+   * telling the client to reconnect in `retryMs`. Later events wait in the event store until the
+   * client resumes with `Last-Event-ID`. Returns false when that is not possible (no such stream,
+   * JSON mode, or no event store to resume from).
+   */
+  closeRequestStream(requestId: RequestId, retryMs = this.#config.retryMs): boolean {
+    const route = this.#routes.get(requestId);
+    if (!(route instanceof SseStream) || this.#config.eventStore === undefined) return false;
+    route.detach(sseRetry(retryMs));
+    return true;
+  }
+
+  /** Close the standalone stream's connection (the client reconnects with `Last-Event-ID`). */
+  closeStandaloneStream(retryMs = this.#config.retryMs): boolean {
+    if (this.#standalone === undefined || this.#config.eventStore === undefined) return false;
+    this.#standalone.detach(sseRetry(retryMs));
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const route of this.#routes.values()) {
+      if (route instanceof SseStream) route.detach();
+      else if (writable(route)) sendJsonError(route, 404, -32001, 'Session closed');
+    }
+    for (const stream of this.#streams.values()) stream.detach();
+    this.#routes.clear();
+    this.#streams.clear();
+    this.#standalone = undefined;
+    const store = this.#config.eventStore;
+    if (store !== undefined && this.sessionId !== undefined) {
+      await Promise.resolve(store.forget(`${this.sessionId}.`)).catch((error: unknown) =>
+        this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    this.#config.onEnd?.(this);
+    this.onclose?.();
+  }
+
+  #report(error: unknown): void {
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  #standaloneStream(): SseStream {
+    if (this.#standalone === undefined) this.#standalone = this.#openStream(true);
+    return this.#standalone;
+  }
+
+  #openStream(standalone: boolean): SseStream {
+    const stream = new SseStream(`${this.sessionId ?? ''}.${this.#streamSeq++}`, standalone);
+    if (this.#config.eventStore !== undefined) stream.onError = (error) => this.#report(error);
+    this.#streams.set(stream.id, stream);
+    return stream;
+  }
+
+  /** Send the priming event (resumable sessions whose client understands empty data). */
+  #prime(stream: SseStream, res: ServerResponse, version: string | undefined): void {
+    const store = this.#config.eventStore;
+    stream.attach(res);
+    if (store === undefined || this.sessionId === undefined) return;
+    const effective = this.protocolVersion ?? version;
+    if (effective === undefined || effective < '2025-11-25') return;
+    const id = store.append(stream.id, null);
+    if (typeof id === 'string') res.write(ssePriming(id));
+    else {
+      stream.tail = id
+        .then((eventId) => void (writable(stream.res) && stream.res.write(ssePriming(eventId))))
+        .catch((error: unknown) => this.#report(error));
+    }
+  }
+
+  #learnVersion(message: JsonRpcMessage): void {
+    const result = message.result as { protocolVersion?: unknown } | undefined;
+    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+  }
+
+  /**
+   * Without a session the client's answer would arrive in another request that knows nothing of
+   * this one, so a server→client request fails at once instead of waiting for its timeout.
+   */
+  #refuseStateless(id: RequestId): void {
+    const error = {
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32601, message: 'Server-to-client requests need a stateful HTTP session' },
+    };
+    queueMicrotask(() => this.onmessage?.(error));
+  }
+
+  /** Stateless transports live for one request: close once it is answered. */
+  #afterResponse(): void {
+    if (this.sessionId === undefined && this.#routes.size === 0) void this.close();
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function versionOf(message: JsonRpcMessage): string | undefined {
+  const params = message.params as { protocolVersion?: unknown } | undefined;
+  return typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined;
+}
