@@ -154,7 +154,7 @@ describe("rule: earlier versions' lock entries never change", () => {
 });
 
 describe('choosing the base', () => {
-  it('uses no base on main itself, and an explicit --base when given', async () => {
+  it('uses no base on a clean main, HEAD with uncommitted changes, and an explicit --base', async () => {
     const s = scenario().edit(MCP, 'args_json: c_const_char_ptr', 'args_json: c_char_ptr').regenerate();
     s.commit('breaking on main');
     const git = (await import('node:child_process')).execFileSync;
@@ -162,6 +162,10 @@ describe('choosing the base', () => {
     const onMain = await s.check();
     expect(onMain.notes.join('\n')).toContain('base: none');
     expect(onMain.findings).toEqual([]);
+    s.edit(MCP, 'tool_name: c_const_char_ptr', 'tool_name: c_char_ptr');
+    const uncommitted = await s.check();
+    expect(uncommitted.notes.join('\n')).toMatch(/base: HEAD \([0-9a-f]{10}; uncommitted changes\)/);
+    expect(rules(uncommitted)).toContain('version-not-bumped');
     const explicit = await s.check({ base: 'HEAD~1' });
     expect(explicit.notes.join('\n')).toContain('base: HEAD~1');
     expect(rules(explicit)).toContain('version-not-bumped');

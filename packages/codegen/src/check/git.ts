@@ -26,12 +26,19 @@ export interface BaseChoice {
   label: string;
 }
 
+/** True when `paths` have uncommitted changes (staged, unstaged or untracked). */
+export function hasLocalChanges(cwd: string, paths: string[]): boolean {
+  const r = git(cwd, ['status', '--porcelain', '--untracked-files=all', '--', ...paths]);
+  return r.status === 0 && r.stdout.trim() !== '';
+}
+
 /**
  * The default base when `--base` is absent: the merge-base of HEAD with `origin/main` (else `main`),
- * when that exists and is not HEAD itself. On main (or outside any branch history) there is no base,
+ * when that exists and is not HEAD itself. When it is HEAD (on main, or a branch without commits of
+ * its own) and `watched` paths have uncommitted changes, HEAD is the base; otherwise there is none,
  * and only the self-consistency checks run.
  */
-export function defaultBase(cwd: string): BaseChoice | null {
+export function defaultBase(cwd: string, watched: string[]): BaseChoice | null {
   const head = resolveCommit(cwd, 'HEAD');
   if (!head) return null;
   for (const ref of ['origin/main', 'main']) {
@@ -39,9 +46,11 @@ export function defaultBase(cwd: string): BaseChoice | null {
     const r = git(cwd, ['merge-base', 'HEAD', ref]);
     if (r.status !== 0) continue;
     const commit = r.stdout.trim();
-    if (commit === head) return null;
-    return { commit, label: `merge-base of HEAD and ${ref} (${commit.slice(0, 10)})` };
+    if (commit !== head) return { commit, label: `merge-base of HEAD and ${ref} (${commit.slice(0, 10)})` };
+    break;
   }
+  if (hasLocalChanges(cwd, watched))
+    return { commit: head, label: `HEAD (${head.slice(0, 10)}; uncommitted changes)` };
   return null;
 }
 

@@ -36,7 +36,7 @@ export function checkLockCurrent(state: AbiState, label: string): Finding[] {
       message:
         `${file} is stale: its API version ${v} fingerprint is ${entry.fingerprint} but the definitions give ` +
         `${want.fingerprint}.\n  The definitions differ from the lock in:\n${changes.lines.join('\n') || '  (only in the recorded fingerprint)'}\n` +
-        `Run \`${LOCK_COMMAND}\` after the versioning below is right (a breaking change needs a new API version, not a refreshed entry).`,
+        `Run \`${LOCK_COMMAND}\` once the versioning is right: a breaking change needs a new API version and a major changeset, not a refreshed entry.`,
     },
   ];
 }

@@ -26,9 +26,9 @@ export interface CheckOptions {
 /** A bad option (an unknown ref): the command answers with a usage error. */
 export class CheckUsageError extends Error {}
 
-function chooseBase(repo: string, base: string | null | undefined): BaseChoice | null {
+function chooseBase(repo: string, base: string | null | undefined, label: string): BaseChoice | null {
   if (base === null) return null;
-  if (base === undefined) return defaultBase(repo);
+  if (base === undefined) return defaultBase(repo, [label, '.changeset']);
   const commit = resolveCommit(repo, base);
   if (!commit) throw new CheckUsageError(`--base ${base} does not name a commit in ${repo}`);
   return { commit, label: `${base} (${commit.slice(0, 10)})` };
@@ -88,7 +88,7 @@ async function compareWithBase(
       plan ??= planFor(opts.repo);
       return plan;
     };
-    const findings = await checkVersioning({ base, head, baseLabel: choice.label, release });
+    const findings = await checkVersioning({ base, head, baseLabel: choice.label, label, release });
     if (lockOk(base.lock) && lockOk(head.lock))
       findings.push(...checkLockHistory(base.lock, head.lock, head.model, label, choice.commit));
     if (binary)
@@ -104,7 +104,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckReport> {
   const abiRoot = resolve(opts.abiRoot ?? join(repo, 'packages', 'abi-headers'));
   const label = relative(repo, abiRoot).split('\\').join('/') || '.';
   const notes: string[] = [];
-  const choice = chooseBase(repo, opts.base);
+  const choice = chooseBase(repo, opts.base, label);
   let head: AbiState;
   try {
     head = readState(abiRoot);

@@ -11,6 +11,8 @@ export interface VersioningInput {
   head: AbiState;
   /** Names the base in messages, e.g. "origin/main (1a2b3c4d)". */
   baseLabel: string;
+  /** The abi-headers folder as the developer knows it (repository-relative). */
+  label: string;
   /** Reads the release plan on demand (it is needed only when the ABI changed). */
   release: () => Promise<PackageRelease>;
 }
@@ -30,7 +32,8 @@ export async function checkVersioning(input: VersioningInput): Promise<Finding[]
   const vBase = base.model.apiVersion;
   const vHead = head.model.apiVersion;
   const macro = head.model.versionMacro;
-  const where = `${head.model.versionMacro} in ${versionSource(head.model)}`;
+  const source = `${input.label}/${versionSource(head.model)}`;
+  const where = `${head.model.versionMacro} in ${source}`;
   const changes = describeChanges(lockedSubset(base.model), lockedSubset(head.model));
   const list = changes.lines.join('\n');
 
@@ -74,7 +77,7 @@ export async function checkVersioning(input: VersioningInput): Promise<Finding[]
       rule: 'bump-without-change',
       message:
         `${macro} was bumped from ${vBase} to ${vHead} since ${baseLabel}, but the locked ABI is unchanged ` +
-        `(same fingerprint). A bump forces every plugin to be rebuilt; revert it in ${versionSource(head.model)} ` +
+        `(same fingerprint). A bump forces every plugin to be rebuilt; revert it in ${source} ` +
         `unless a declaration, layout or enumerator really changed.`,
     });
   }
