@@ -14,11 +14,11 @@ server.addTool(
   },
   async ({ text }) => ({ content: [{ type: 'text', text }] }),
 );
-const listener = await serveHttp(server, {
+const handle = await serveHttp(server, {
   host: '127.0.0.1',
   port,
   enableJsonResponse: mode === 'json',
   stateless: mode === 'stateless',
 });
-const address = listener.address?.() ?? listener.server?.address?.() ?? listener;
-process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
+process.stdout.write(`${JSON.stringify({ port: handle.server.address().port })}\n`);
+process.on('SIGTERM', () => handle.close().then(() => process.exit(0)));

@@ -14,7 +14,7 @@ import { stdioWorkload } from './workloads/stdio.mjs';
 
 const WORKLOADS = ['stdio', 'http', 'growth', 'abi'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
-                  [--growth-http-full] [--out PATH-PREFIX]`;
+                  [--http-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
 
 function options() {
   const { values } = parseArgs({
@@ -24,6 +24,7 @@ function options() {
       repeat: { type: 'string' },
       calls: { type: 'string' },
       warmup: { type: 'string' },
+      'http-calls': { type: 'string' },
       'growth-http-full': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -50,6 +51,8 @@ function options() {
     repeat: number(values.repeat, quick ? 1 : 3),
     calls: number(values.calls, quick ? 300 : 20_000),
     warmup: number(values.warmup, quick ? 100 : 2_000),
+    httpCalls: number(values['http-calls'], quick ? 300 : 10_000),
+    httpWarmup: quick ? 100 : 1_000,
     inflight: 64,
     clients: 64,
     growthStdio: quick ? [2_000, 4_000] : [100_000, 1_000_000],
@@ -93,7 +96,8 @@ async function main() {
   }
   if (opts.only.includes('http')) {
     log('http');
-    result.tables.push(...(await httpWorkload(http, opts, log)));
+    const httpOpts = { ...opts, calls: opts.httpCalls, warmup: opts.httpWarmup };
+    result.tables.push(...(await httpWorkload(http, httpOpts, log)));
   }
   if (opts.only.includes('growth')) {
     log('growth');

@@ -12,6 +12,7 @@ export async function measure(serverPid, fn) {
   return {
     ...summarise(run),
     serverCpu: (serverSeconds * 1000) / run.elapsedMs,
+    serverCpuPerCallUs: (serverSeconds * 1e6) / run.latencies.length,
     clientCpu: (client.user + client.system) / 1000 / run.elapsedMs,
   };
 }

@@ -37,13 +37,19 @@ export function memoryOf(pid, field) {
   return { self, children };
 }
 
-/** CPU seconds (user + system) used so far by pid alone, from /proc/PID/stat. */
+/** CPU seconds used so far by every thread of pid (scheduler run time, nanosecond resolution). */
 export function cpuSecondsOf(pid) {
+  let ns = 0;
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // The thread ended between listing and reading.
+      }
+    }
   } catch {
     return 0;
   }
+  return ns / 1e9;
 }

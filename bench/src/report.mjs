@@ -12,20 +12,20 @@ function throughputTable(table) {
   const v2 = find(BASELINES.sdkV2)?.perSecond;
   const ceiling = find(BASELINES.ceiling)?.perSecond;
   const lines = [
-    '| server | calls/s | p50 µs | p99 µs | × SDK v1 | × SDK v2 | × ceiling | peak RSS MiB | CPU server / client | runs (calls/s) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| server | calls/s | p50 µs | p99 µs | × SDK v1 | × SDK v2 | × ceiling | peak RSS MiB | server CPU µs/call | CPU server / client | runs (calls/s) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const row of table.rows) {
     if (!row) continue;
     if (row.skipped || row.error) {
-      lines.push(`| ${row.label} | ${why(row)} |${' – |'.repeat(8)}`);
+      lines.push(`| ${row.label} | ${why(row)} |${' – |'.repeat(9)}`);
       continue;
     }
     const rss = row.childRss ? `${mib(row.peakRss)} (+${mib(row.childRss)} host)` : mib(row.peakRss);
     const cpu = `${Math.round(row.serverCpu * 100)}% / ${Math.round(row.clientCpu * 100)}%`;
     lines.push(
       `| ${row.label} | ${int(row.perSecond)} | ${int(row.p50us)} | ${int(row.p99us)} | ${ratio(row.perSecond, v1)} | ` +
-        `${ratio(row.perSecond, v2)} | ${ratio(row.perSecond, ceiling)} | ${rss} | ${cpu} | ${row.runs.join(', ')} |`,
+        `${ratio(row.perSecond, v2)} | ${ratio(row.perSecond, ceiling)} | ${rss} | ${row.serverCpuPerCallUs.toFixed(1)} | ${cpu} | ${row.runs.join(', ')} |`,
     );
   }
   return lines;
@@ -74,10 +74,13 @@ export function renderMarkdown(result) {
     `- Date: ${result.date}`,
     `- Machine: ${result.machine.cpus}× ${result.machine.cpuModel}, ${mib(result.machine.memory)} MiB RAM, ` +
       `Node ${result.machine.node}, load average at start ${result.machine.loadavg.map((n) => n.toFixed(2)).join(' ')}`,
-    `- Calls: ${int(result.options.calls)} measured after ${int(result.options.warmup)} warm-up, best of ` +
-      `${result.options.repeat} rounds (each round visits every server in turn); one load generator (bench/src) for all.`,
+    `- Calls: stdio ${int(result.options.calls)} measured after ${int(result.options.warmup)} warm-up, HTTP ` +
+      `${int(result.options.httpCalls)} after ${int(result.options.httpWarmup)}; best of ${result.options.repeat} ` +
+      'rounds (each round visits every server in turn); one load generator (bench/src) for all.',
     '- Ratios are of calls/s. "ceiling" is the bare Node loop (stdio) or bare node:http (HTTP) measured in the same run.',
-    '- CPU is the share of one core each side used during the best round (server process alone / load generator).',
+    "- Server CPU µs/call: CPU time of all the server process's threads (scheduler run time) per call in the best " +
+      'round; it moves less than calls/s when other work shares the machine. CPU %: share of one core used by the ' +
+      'server process / the load generator during that round.',
     '',
   ];
   for (const table of result.tables) {

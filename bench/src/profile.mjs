@@ -1,0 +1,65 @@
+// Profile one server under one workload with `node --cpu-prof` and print where its time goes.
+// usage: node src/profile.mjs [--workload stdio|sse|json|stateless] [--target entropic|sdk-v1|sdk-v2|bare]
+//                             [--calls N] [--out DIR]
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openClients, runHttp } from './http-client.mjs';
+import { startHttpServer } from './http-server.mjs';
+import { summariseProfile } from './profile-summary.mjs';
+import { summarise } from './stats.mjs';
+import { StdioPeer } from './stdio-client.mjs';
+import { benchDir, httpTargets, stdioTargets } from './targets.mjs';
+
+const { values } = parseArgs({
+  options: {
+    workload: { type: 'string', default: 'stdio' },
+    target: { type: 'string', default: 'entropic' },
+    calls: { type: 'string' },
+    out: { type: 'string', default: `${benchDir}results/profiles` },
+  },
+});
+const stdio = values.workload === 'stdio';
+const calls = Number(values.calls ?? (stdio ? 200_000 : 40_000));
+const dir = join(values.out, `${values.target}-${values.workload}`);
+mkdirSync(dir, { recursive: true });
+const started = Date.now();
+
+const pick = (list) => {
+  const target = list.find((t) => t.name === values.target);
+  if (!target) throw new Error(`unknown target ${values.target}`);
+  const skipped = target.skip?.();
+  if (skipped) throw new Error(`${values.target}: ${skipped}`);
+  const [script, ...rest] = target.args;
+  return {
+    ...target,
+    args: ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '250', script, ...rest],
+  };
+};
+
+let figures;
+if (stdio) {
+  const peer = new StdioPeer(pick(stdioTargets()));
+  await peer.initialize();
+  await peer.run(2_000, 64);
+  figures = summarise(await peer.run(calls, 64));
+  await peer.close();
+} else {
+  const target = pick(httpTargets());
+  const server = await startHttpServer(target, values.workload);
+  const crowd = await openClients(server.url, target, 64);
+  await runHttp(crowd.clients, 2_000);
+  figures = summarise(await runHttp(crowd.clients, calls));
+  crowd.close();
+  await server.close();
+}
+console.log(
+  `${values.target} ${values.workload}: ${calls} calls at 64, ${Math.round(figures.perSecond)}/s (profiled)`,
+);
+const newest = readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => join(dir, f))
+  .filter((f) => statSync(f).mtimeMs >= started)
+  .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+if (!newest) throw new Error(`no profile written in ${dir} (did the server exit cleanly?)`);
+console.log(summariseProfile(newest));
