@@ -94,14 +94,14 @@ describe('in-process lifecycle', () => {
     const log = logFile();
     const script = `
       const addon = require(${JSON.stringify(join(LOADER_ROOT, 'build', 'Release', 'entropic_loader.node'))});
-      const open = (config) => {
+      const open = (config, ms) => {
         const p = new addon.NativePlugin(${JSON.stringify(TIMING)}, () => {});
-        p.submit(1, 0, ${JSON.stringify(TIMING)});
-        p.submit(2, 3, config);
+        const text = [${JSON.stringify(TIMING)}, '', config, '', 'sleep', JSON.stringify({ ms }), ''].join('\\0');
+        p.submit(new Uint32Array([1, 0, 2, 3, 3, 2]), text);
         return p;
       };
-      open(JSON.stringify({ log: ${JSON.stringify(log)} })).submit(3, 2, 'sleep', '{"ms":20}');
-      open('{}').submit(3, 2, 'sleep', '{"ms":60000}');
+      open(JSON.stringify({ log: ${JSON.stringify(log)} }), 20);
+      open('{}', 60000);
       setTimeout(() => {}, 300);
     `;
     const started = Date.now();

@@ -24,6 +24,7 @@ struct Core {
   PluginInstance* instance = nullptr;
   napi_threadsafe_function tsfn = nullptr;
   std::vector<Outcome> batch;
+  std::vector<Job> submitting;
   bool tsfn_released = false;
   bool tsfn_finalized = false;
   bool hook_added = false;
@@ -178,18 +179,39 @@ NativePlugin::~NativePlugin() {
   Drop(core_);
 }
 
+// submit(heads, text): `heads` a Uint32Array of (id, kind) pairs, `text` each job's
+// two strings, each ended by a NUL (no argument can hold one: the TS side refuses
+// them and JSON escapes them). One crossing and one wake-up for a whole burst.
 Napi::Value NativePlugin::Submit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (core_->shut_down || core_->instance == nullptr) return Napi::Boolean::New(env, false);
-  Job job;
-  job.id = info[0].As<Napi::Number>().Uint32Value();
-  job.kind = static_cast<JobKind>(info[1].As<Napi::Number>().Int32Value());
-  if (job.kind < JobKind::kLoad || job.kind > JobKind::kDestroy) {
-    throw Napi::RangeError::New(env, "unknown job kind");
+  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array ||
+      !info[1].IsString()) {
+    throw Napi::TypeError::New(env, "submit(heads, text) needs a Uint32Array and a string");
   }
-  if (info[2].IsString()) job.first = info[2].As<Napi::String>().Utf8Value();
-  if (info[3].IsString()) job.second = info[3].As<Napi::String>().Utf8Value();
-  return Napi::Boolean::New(env, core_->instance->Submit(std::move(job)));
+  if (core_->shut_down || core_->instance == nullptr) return Napi::Boolean::New(env, false);
+  Napi::Uint32Array heads = info[0].As<Napi::Uint32Array>();
+  std::string text = info[1].As<Napi::String>().Utf8Value();
+  size_t count = heads.ElementLength() / 2;
+  std::vector<Job>& jobs = core_->submitting;
+  jobs.clear();
+  jobs.resize(count);
+  size_t at = 0;
+  for (size_t i = 0; i < count; ++i) {
+    Job& job = jobs[i];
+    job.id = heads[2 * i];
+    uint32_t kind = heads[2 * i + 1];
+    if (kind > static_cast<uint32_t>(JobKind::kDestroy)) {
+      throw Napi::RangeError::New(env, "unknown job kind " + std::to_string(kind));
+    }
+    job.kind = static_cast<JobKind>(kind);
+    for (std::string* part : {&job.first, &job.second}) {
+      size_t end = text.find('\0', at);
+      if (end == std::string::npos) throw Napi::RangeError::New(env, "submit text holds fewer strings than jobs");
+      part->assign(text, at, end - at);
+      at = end + 1;
+    }
+  }
+  return Napi::Boolean::New(env, core_->instance->Submit(jobs));
 }
 
 Napi::Value NativePlugin::Cancel(const Napi::CallbackInfo& info) {

@@ -1,7 +1,9 @@
 // The JS class `NativePlugin`: one plugin instance on its own thread.
 //
 //   new NativePlugin(path, onBatch)       starts the thread (the caller then submits the load job)
-//   submit(id, kind, first, second?)      queues a job; false once the instance is closing
+//   submit(heads, text)                   queues jobs in order: (id, kind) pairs in a
+//                                         Uint32Array, their two strings NUL-ended in
+//                                         `text`; false once the instance is closing
 //   cancel(id)                            drops a job that has not started
 //   executeSync(tool, argsJson)           runs execute on the JS thread after every queued job
 //   ref() / unref()                       keep the event loop alive while calls are in flight

@@ -50,12 +50,17 @@ PluginInstance::~PluginInstance() {
   }
 }
 
-bool PluginInstance::Submit(Job&& job) {
+bool PluginInstance::Submit(std::vector<Job>& jobs) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (closing_ || stop_) return false;
-  if (job.kind == JobKind::kDestroy) closing_ = true;
-  queue_.push_back(std::move(job));
+  for (Job& job : jobs) {
+    if (job.kind == JobKind::kDestroy) closing_ = true;
+    queue_.push_back(std::move(job));
+  }
+  // One wake-up per batch: whoever wakes the thread clears the flag, so later
+  // batches arriving before it runs do not make another system call.
   bool notify = thread_waiting_;
+  thread_waiting_ = false;
   lock.unlock();
   if (notify) work_ready_.notify_one();
   return true;
@@ -81,16 +86,22 @@ void PluginInstance::TakeOutcomes(std::vector<Outcome>& out) {
 }
 
 void PluginInstance::DisableWake() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> wake_lock(wake_mutex_);
   wake_enabled_ = false;
 }
 
-void PluginInstance::Publish(Outcome&& outcome) {
+bool PluginInstance::Publish(Outcome&& outcome) {
   outcomes_.push_back(std::move(outcome));
-  if (wake_armed_ && wake_enabled_) {
-    wake_armed_ = false;
-    wake_(wake_context_);
-  }
+  if (!wake_armed_) return false;
+  wake_armed_ = false;
+  return true;
+}
+
+void PluginInstance::Wake() {
+  // Outside mutex_: the JS thread never waits behind this system call. wake_mutex_
+  // only orders it against DisableWake, after which the JS side may be gone.
+  std::lock_guard<std::mutex> wake_lock(wake_mutex_);
+  if (wake_enabled_) wake_(wake_context_);
 }
 
 void PluginInstance::Run() {
@@ -99,8 +110,8 @@ void PluginInstance::Run() {
     while (!stop_ && (queue_.empty() || running_)) {
       thread_waiting_ = true;
       work_ready_.wait(lock);
-      thread_waiting_ = false;
     }
+    thread_waiting_ = false;
     if (stop_) break;
     Job job = std::move(queue_.front());
     queue_.pop_front();
@@ -109,8 +120,13 @@ void PluginInstance::Run() {
     Outcome outcome = RunJob(job);
     lock.lock();
     running_ = false;
-    Publish(std::move(outcome));
+    bool wake = Publish(std::move(outcome));
     if (queue_.empty()) idle_.notify_all();
+    if (wake) {
+      lock.unlock();
+      Wake();
+      lock.lock();
+    }
     if (job.kind == JobKind::kDestroy) break;
   }
   lock.unlock();
@@ -191,6 +207,7 @@ bool PluginInstance::ExecuteNow(const char* tool, const char* args_json, PluginT
   lock.lock();
   running_ = false;
   bool notify = !queue_.empty() && thread_waiting_;
+  if (notify) thread_waiting_ = false;
   lock.unlock();
   if (notify) work_ready_.notify_one();
   return ok;

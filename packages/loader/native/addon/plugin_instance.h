@@ -59,8 +59,9 @@ class PluginInstance {
   PluginInstance& operator=(const PluginInstance&) = delete;
   ~PluginInstance();
 
-  // Queues a job; false once the instance is closing (a destroy was queued or it shut down).
-  bool Submit(Job&& job);
+  // Queues jobs in order; false (and nothing queued) once the instance is closing
+  // (a destroy was queued earlier or it shut down).
+  bool Submit(std::vector<Job>& jobs);
   // Drops a job that has not started yet; false if it already ran or is running.
   bool Cancel(uint32_t id);
   // Moves every finished outcome into `out` (which is cleared first) and re-arms the wake.
@@ -83,20 +84,23 @@ class PluginInstance {
  private:
   void Run();
   Outcome RunJob(const Job& job);
-  void Publish(Outcome&& outcome);
+  // Adds an outcome (mutex_ held); true when the caller must wake the JS side.
+  bool Publish(Outcome&& outcome);
+  void Wake();
 
   WakeFn wake_;
   void* wake_context_;
   PluginLibrary library_;
   std::string path_;
 
+  std::mutex wake_mutex_;  // guards wake_enabled_ and each wake call
   std::mutex mutex_;
   std::condition_variable work_ready_;  // the thread waits here for jobs
   std::condition_variable idle_;        // the synchronous path and shutdown wait here
   std::deque<Job> queue_;
   std::vector<Outcome> outcomes_;
-  bool wake_armed_ = true;
-  bool wake_enabled_ = true;
+  bool wake_armed_ = true;    // under mutex_
+  bool wake_enabled_ = true;  // under wake_mutex_
   bool thread_waiting_ = false;
   bool running_ = false;
   bool closing_ = false;

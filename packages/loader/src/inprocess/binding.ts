@@ -25,7 +25,8 @@ export type JobKind = (typeof JobKind)[keyof typeof JobKind];
 
 /** One plugin instance on its own thread (see `native/addon/native_plugin.h`). */
 export interface NativePlugin {
-  submit(id: number, kind: JobKind, first?: string, second?: string): boolean;
+  /** Queues jobs in order: (id, kind) pairs, and each job's two strings NUL-ended; false once closing. */
+  submit(heads: Uint32Array, text: string): boolean;
   cancel(id: number): boolean;
   executeSync(tool: string, argsJson: string): string | null;
   ref(): void;

@@ -1,13 +1,28 @@
 /**
  * The calls of one in-process plugin instance that are waiting for an answer, keyed by job id.
  *
- * The addon reports finished jobs in batches (`settle`). A time limit or an AbortSignal rejects the promise at
- * once; the job is dropped if it has not started yet. A call already inside the plugin cannot be interrupted
- * in-process: it runs to its end on the instance's thread, and its late answer (already copied and released
- * with the plugin's `entropic_free`) is discarded here.
+ * New jobs collect in an outbox that is handed to the addon once per microtask turn, so a burst of calls
+ * crosses into native code (and wakes the instance thread) once. The addon reports finished jobs in batches
+ * (`settle`). A time limit or an AbortSignal rejects the promise at once; the job is dropped if it has not
+ * started yet. A call already inside the plugin cannot be interrupted in-process: it runs to its end on the
+ * instance's thread, and its late answer (already copied and released with the plugin's `entropic_free`) is
+ * discarded here.
  */
-import { PluginError } from '../errors.js';
+import type { PluginError } from '../errors.js';
 import type { JobKind, NativePlugin } from './binding.js';
+
+export type StopCode = 'ENTROPIC_ERROR_TIMEOUT' | 'ENTROPIC_ERROR_CANCELLED';
+
+/** Builds the error a call stopped early is rejected with. */
+export type StopReason = (code: StopCode, what: string, tool: string | undefined) => PluginError;
+
+export interface CallLimits {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Turns the text an execute answered into the value its promise resolves with (throws when invalid). */
+export type AnswerDecoder = (text: string | null, tool: string) => unknown;
 
 interface Waiting {
   resolve(value: unknown): void;
@@ -15,29 +30,94 @@ interface Waiting {
   timer: NodeJS.Timeout | undefined;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
+  /** Set for an execute: the tool it calls; its answer goes through the decoder. */
+  tool: string | undefined;
 }
 
-/** Says why a call stopped early: (code, what) → the error to reject with. */
-export type StopReason = (
-  code: 'ENTROPIC_ERROR_TIMEOUT' | 'ENTROPIC_ERROR_CANCELLED',
-  what: string,
-) => PluginError;
-
-export interface CallLimits {
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-  readonly stopped: StopReason;
-}
-
-const NO_LIMITS: CallLimits = { timeoutMs: 0, stopped: (code, what) => new PluginError(code, what) };
+const NO_LIMITS: CallLimits = { timeoutMs: 0 };
+const SEPARATOR = '\0';
 
 export class CallTable {
   readonly #waiting = new Map<number, Waiting>();
-  #native: NativePlugin | undefined;
+  readonly #native: NativePlugin;
+  readonly #stopped: StopReason;
+  readonly #decode: AnswerDecoder;
   #nextId = 1;
+  /** Jobs not yet handed to the addon: (id, kind) pairs and their two strings, each NUL-ended. */
+  #heads: number[] = [];
+  #text = '';
+  #flushQueued = false;
+  /** A call in the outbox was stopped: leave it out at the next flush. */
+  #outboxStale = false;
 
-  /** The batch callback handed to the addon: a flat list of (id, payload) pairs. */
-  readonly settle = (list: unknown[]): void => {
+  /** `connect` receives the batch callback and returns the instance it belongs to. */
+  constructor(
+    connect: (settle: (list: unknown[]) => void) => NativePlugin,
+    stopped: StopReason,
+    decode: AnswerDecoder,
+  ) {
+    this.#native = connect(this.#settle);
+    this.#stopped = stopped;
+    this.#decode = decode;
+  }
+
+  /**
+   * Queues a job for the instance thread and resolves with its payload; with `tool` (an execute) it resolves
+   * with the decoded answer instead.
+   */
+  start(
+    kind: JobKind,
+    first: string,
+    second: string,
+    limits: CallLimits = NO_LIMITS,
+    tool?: string,
+  ): Promise<unknown> {
+    const { signal, timeoutMs } = limits;
+    if (signal?.aborted) {
+      return Promise.reject(
+        this.#stopped('ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started', tool),
+      );
+    }
+    const id = this.#nextId;
+    this.#nextId = id === 0xffffffff ? 1 : id + 1;
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = { resolve, reject, timer: undefined, signal, onAbort: undefined, tool };
+      if (timeoutMs > 0) waiting.timer = setTimeout(() => this.#timeout(id, timeoutMs), timeoutMs);
+      if (signal !== undefined) {
+        waiting.onAbort = () => this.#stop(id, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled');
+        signal.addEventListener('abort', waiting.onAbort, { once: true });
+      }
+      if (this.#waiting.size === 0) this.#native.ref();
+      this.#waiting.set(id, waiting);
+      this.#heads.push(id, kind);
+      this.#text += first + SEPARATOR + second + SEPARATOR;
+      if (!this.#flushQueued) {
+        this.#flushQueued = true;
+        queueMicrotask(this.flush);
+      }
+    });
+  }
+
+  /** Hands every queued job to the addon now (the synchronous path calls this first to keep the order). */
+  readonly flush = (): void => {
+    this.#flushQueued = false;
+    if (this.#heads.length === 0) return;
+    let heads = this.#heads;
+    let text = this.#text;
+    this.#heads = [];
+    this.#text = '';
+    if (this.#outboxStale) {
+      this.#outboxStale = false;
+      [heads, text] = this.#withoutStopped(heads, text);
+      if (heads.length === 0) return;
+    }
+    if (this.#native.submit(new Uint32Array(heads), text)) return;
+    for (let i = 0; i < heads.length; i += 2) {
+      this.#stop(heads[i] as number, 'ENTROPIC_ERROR_CANCELLED', 'was dropped: the instance was shut down');
+    }
+  };
+
+  readonly #settle = (list: unknown[]): void => {
     for (let i = 0; i < list.length; i += 2) {
       const id = list[i] as number;
       const waiting = this.#waiting.get(id);
@@ -45,61 +125,51 @@ export class CallTable {
       this.#forget(id, waiting);
       const payload = list[i + 1];
       if (payload instanceof Error) waiting.reject(payload);
-      else waiting.resolve(payload);
+      else if (waiting.tool === undefined) waiting.resolve(payload);
+      else this.#answer(waiting, payload as string | null);
     }
   };
 
-  attach(native: NativePlugin): void {
-    this.#native = native;
+  #answer(waiting: Waiting, text: string | null): void {
+    let value: unknown;
+    try {
+      value = this.#decode(text, waiting.tool as string);
+    } catch (error) {
+      waiting.reject(error);
+      return;
+    }
+    waiting.resolve(value);
   }
 
-  /** Queues a job on the instance thread and resolves with its payload. */
-  start(
-    kind: JobKind,
-    first: string,
-    second: string | undefined,
-    limits: CallLimits = NO_LIMITS,
-  ): Promise<unknown> {
-    const native = this.#native as NativePlugin;
-    const { signal, timeoutMs } = limits;
-    if (signal?.aborted)
-      return Promise.reject(limits.stopped('ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started'));
-    const id = this.#nextId;
-    this.#nextId = id === 0xffffffff ? 1 : id + 1;
-    return new Promise((resolve, reject) => {
-      const waiting: Waiting = { resolve, reject, timer: undefined, signal, onAbort: undefined };
-      if (timeoutMs > 0) {
-        waiting.timer = setTimeout(
-          () =>
-            this.#stop(id, limits.stopped('ENTROPIC_ERROR_TIMEOUT', `did not answer within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      }
-      if (signal !== undefined) {
-        waiting.onAbort = () => this.#stop(id, limits.stopped('ENTROPIC_ERROR_CANCELLED', 'was cancelled'));
-        signal.addEventListener('abort', waiting.onAbort, { once: true });
-      }
-      if (this.#waiting.size === 0) native.ref();
-      this.#waiting.set(id, waiting);
-      if (!native.submit(id, kind, first, second)) {
-        this.#forget(id, waiting);
-        reject(limits.stopped('ENTROPIC_ERROR_CANCELLED', 'came after the instance was destroyed'));
-      }
-    });
+  #withoutStopped(heads: number[], text: string): [number[], string] {
+    const parts = text.split(SEPARATOR);
+    const keptHeads: number[] = [];
+    let keptText = '';
+    for (let i = 0; i < heads.length; i += 2) {
+      if (!this.#waiting.has(heads[i] as number)) continue;
+      keptHeads.push(heads[i] as number, heads[i + 1] as number);
+      keptText += parts[i] + SEPARATOR + parts[i + 1] + SEPARATOR;
+    }
+    return [keptHeads, keptText];
   }
 
-  #stop(id: number, error: PluginError): void {
+  #timeout(id: number, ms: number): void {
+    this.#stop(id, 'ENTROPIC_ERROR_TIMEOUT', `did not answer within ${ms} ms`);
+  }
+
+  #stop(id: number, code: StopCode, what: string): void {
     const waiting = this.#waiting.get(id);
     if (waiting === undefined) return;
     this.#forget(id, waiting);
-    this.#native?.cancel(id);
-    waiting.reject(error);
+    if (this.#heads.length > 0) this.#outboxStale = true;
+    this.#native.cancel(id);
+    waiting.reject(this.#stopped(code, what, waiting.tool));
   }
 
   #forget(id: number, waiting: Waiting): void {
     this.#waiting.delete(id);
     if (waiting.timer !== undefined) clearTimeout(waiting.timer);
     if (waiting.onAbort !== undefined) waiting.signal?.removeEventListener('abort', waiting.onAbort);
-    if (this.#waiting.size === 0) this.#native?.unref();
+    if (this.#waiting.size === 0) this.#native.unref();
   }
 }

@@ -16,7 +16,7 @@ import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '../types.js';
 import { parseAnswer, parseToolList } from '../validate.js';
 import { type Addon, JobKind, type NativePlugin } from './binding.js';
-import { type CallLimits, CallTable } from './calls.js';
+import { type CallLimits, CallTable, type StopCode } from './calls.js';
 import { track, untrack } from './exit.js';
 
 /** A plugin hosted in-process; it adds a synchronous call path to the `Plugin` surface. */
@@ -35,31 +35,34 @@ export class InProcessHost implements InProcessPlugin {
   name = '';
   apiVersion = 0;
   tools: readonly PluginTool[] = [];
-  readonly #calls = new CallTable();
+  readonly #calls: CallTable;
   readonly #native: NativePlugin;
-  readonly #timeoutMs: number;
+  readonly #defaults: CallLimits;
   #closing: Promise<void> | undefined;
 
   constructor(addon: Addon, path: string, options: ResolvedLoadOptions) {
     this.path = path;
-    this.#timeoutMs = options.timeoutMs;
-    this.#native = new addon.NativePlugin(path, this.#calls.settle);
-    this.#calls.attach(this.#native);
+    this.#defaults = { timeoutMs: options.timeoutMs };
+    let native: NativePlugin | undefined;
+    this.#calls = new CallTable(
+      (settle) => {
+        native = new addon.NativePlugin(path, settle);
+        return native;
+      },
+      (code, what, tool) => this.#stoppedError(code, what, tool),
+      (text, tool) => parseAnswer(text, { path: this.path, plugin: this.name, tool }),
+    );
+    this.#native = native as NativePlugin;
     track(this.#native);
   }
 
   /** Load, create and name (the addon checks the contract), then configure, set the directory, list tools. */
   async open(options: ResolvedLoadOptions): Promise<void> {
     try {
-      const limits = this.#limits(undefined, { timeoutMs: this.#timeoutMs });
-      const [name, apiVersion] = (await this.#calls.start(JobKind.load, this.path, undefined, limits)) as [
-        string,
-        number,
-      ];
-      this.name = name;
-      this.apiVersion = apiVersion;
-      if (options.configJson !== undefined) await this.#returnCode(JobKind.configure, options.configJson);
-      if (options.workingDir !== undefined) await this.#returnCode(JobKind.setWorkingDir, options.workingDir);
+      const loaded = await this.#calls.start(JobKind.load, this.path, '', this.#defaults);
+      [this.name, this.apiVersion] = loaded as [string, number];
+      if (options.configJson !== undefined) await this.#call(JobKind.configure, options.configJson);
+      if (options.workingDir !== undefined) await this.#call(JobKind.setWorkingDir, options.workingDir);
       this.tools = Object.freeze(await this.listTools());
     } catch (error) {
       // A step that timed out may still be inside the plugin; the destroy then runs after it, unawaited.
@@ -70,7 +73,7 @@ export class InProcessHost implements InProcessPlugin {
   }
 
   async listTools(): Promise<PluginTool[]> {
-    const text = (await this.#call(JobKind.listTools, '', undefined, undefined)) as string | null;
+    const text = (await this.#call(JobKind.listTools, '')) as string | null;
     return parseToolList(text, { path: this.path, plugin: this.name });
   }
 
@@ -78,10 +81,9 @@ export class InProcessHost implements InProcessPlugin {
     try {
       const name = checkToolName(tool);
       const json = argsToJson(args);
-      const ctx = { path: this.path, plugin: this.name, tool: name };
-      return this.#call(JobKind.execute, name, json, options, name).then((text) =>
-        parseAnswer(text as string | null, ctx),
-      );
+      const limits =
+        options === undefined ? this.#defaults : checkCallOptions(options, this.#defaults.timeoutMs);
+      return this.#call(JobKind.execute, name, json, limits, name) as Promise<PluginAnswer>;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -91,64 +93,44 @@ export class InProcessHost implements InProcessPlugin {
     const name = checkToolName(tool);
     const json = argsToJson(args);
     if (this.#closing !== undefined) throw this.#closedError(name);
+    this.#calls.flush();
     const text = this.#native.executeSync(name, json);
     return parseAnswer(text, { path: this.path, plugin: this.name, tool: name });
   }
 
   async configure(config: unknown): Promise<void> {
-    await this.#returnCode(JobKind.configure, configToJson(config));
+    await this.#call(JobKind.configure, configToJson(config));
   }
 
   async setWorkingDir(path: string): Promise<void> {
-    await this.#returnCode(JobKind.setWorkingDir, checkDirectory(path, 'working directory'));
+    await this.#call(JobKind.setWorkingDir, checkDirectory(path, 'working directory'));
   }
 
   /** Queues the destroy behind every call already queued; resolves once the library is unloaded. */
   close(): Promise<void> {
     if (this.#closing === undefined) {
-      this.#closing = this.#calls.start(JobKind.destroy, '', undefined).then(() => untrack(this.#native));
+      this.#closing = this.#calls.start(JobKind.destroy, '', '').then(() => untrack(this.#native));
     }
     return this.#closing;
   }
 
-  #returnCode(kind: JobKind, text: string): Promise<unknown> {
-    return this.#call(kind, text, undefined, undefined);
-  }
-
-  #call(
-    kind: JobKind,
-    first: string,
-    second: string | undefined,
-    options: CallOptions | undefined,
-    tool?: string,
-  ) {
+  #call(kind: JobKind, first: string, second = '', limits = this.#defaults, tool?: string): Promise<unknown> {
     if (this.#closing !== undefined) return Promise.reject(this.#closedError(tool));
-    return this.#calls.start(
-      kind,
-      first,
-      second,
-      this.#limits(tool, checkCallOptions(options, this.#timeoutMs)),
-    );
+    return this.#calls.start(kind, first, second, limits, tool);
   }
 
-  #limits(tool: string | undefined, checked: { signal?: AbortSignal; timeoutMs: number }): CallLimits {
+  #stoppedError(code: StopCode, what: string, tool: string | undefined): PluginError {
     const call = tool === undefined ? 'a call' : `execute of tool "${tool}"`;
-    const stopped = (code: string, what: string) => {
-      const late =
-        code === 'ENTROPIC_ERROR_TIMEOUT'
-          ? ' (an in-process call cannot be interrupted: it runs on, its answer is discarded)'
-          : '';
-      return new PluginError(
-        code,
-        `${describePlugin(this.path, this.name || undefined)}: ${call} ${what}${late}`,
-        {
-          path: this.path,
-          plugin: this.name || undefined,
-          tool,
-        },
-      );
-    };
-    return { ...checked, stopped };
+    const late =
+      code === 'ENTROPIC_ERROR_TIMEOUT'
+        ? ' (an in-process call cannot be interrupted: it runs on, and its answer is discarded)'
+        : '';
+    const plugin = this.name === '' ? undefined : this.name;
+    return new PluginError(code, `${describePlugin(this.path, plugin)}: ${call} ${what}${late}`, {
+      path: this.path,
+      plugin,
+      tool,
+    });
   }
 
   #closedError(tool: string | undefined): PluginError {
@@ -156,11 +138,7 @@ export class InProcessHost implements InProcessPlugin {
     return new PluginError(
       HOST_ERROR_CODES.closed,
       `${describePlugin(this.path, this.name)} is closed; ${what} came after close()`,
-      {
-        path: this.path,
-        plugin: this.name,
-        tool,
-      },
+      { path: this.path, plugin: this.name, tool },
     );
   }
 }
