@@ -54,6 +54,15 @@ function register<D extends object, H, E extends { wire: Record<string, unknown>
       if (registry.delete(key, entry)) server.changed(kind);
     },
     update(changes: Partial<D>, nextHandler?: H): void {
+      const keyField = (['name', 'uri', 'uriTemplate'] as const).find(
+        (field) => (current.definition as Record<string, unknown>)[field] === key && field in changes,
+      );
+      if (keyField !== undefined && (changes as Record<string, unknown>)[keyField] !== key) {
+        throw new LocalError(
+          'INVALID_ARGUMENT',
+          `update() cannot change "${key}"; remove it and add another`,
+        );
+      }
       const next = {
         definition: { ...current.definition, ...changes },
         handler: nextHandler ?? current.handler,

@@ -219,6 +219,9 @@ describe('tool registry', () => {
     reg.update({ description: 'two' }, () => ({ content: [text('2')] }));
     expect(((await peer.call('tools/list')).tools as { description: string }[])[0]?.description).toBe('two');
     expect((await peer.call('tools/call', { name: 'v' })).content).toEqual([{ type: 'text', text: '2' }]);
+    expect(() => reg.update({ name: 'renamed' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
     reg.remove();
     expect(await peer.call('tools/list')).toEqual({ tools: [] });
     expect(() => s.addTool({ name: 'v' }, () => ({ content: [] }))).not.toThrow();
