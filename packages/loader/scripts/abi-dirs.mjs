@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Prints a path binding.gyp needs: `include` (the generated C headers of @entropic-mcp/abi-headers),
 // `native` (its private tables header for the loader's C code) or `host-sources` (the host's .c files).
+// `include-dir` is the same as `include`, so this script can stand in for `entropic-abi include-dir`.
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ function abiRoot() {
   return dirname(require.resolve('@entropic-mcp/abi-headers/package.json'));
 }
 
-if (what === 'include') console.log(join(abiRoot(), 'include'));
+if (what === 'include' || what === 'include-dir') console.log(join(abiRoot(), 'include'));
 else if (what === 'native') console.log(join(abiRoot(), 'native'));
 else if (what === 'host-sources') {
   const files = readdirSync(join(here, 'native', 'host')).filter((f) => f.endsWith('.c'));

@@ -1,0 +1,74 @@
+/**
+ * Leak check: the plugin host, with the echo example loaded, runs under valgrind while the test drives it
+ * through the protocol; valgrind must find no definitely lost bytes and no memory errors.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hostCandidates } from '../src/isolated/find-host.js';
+import { encodeRequest, FrameReader, Op, Status } from '../src/isolated/frames.js';
+import { buildExamples, example } from './examples-build.js';
+import { fixture } from './fixtures.js';
+
+const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
+const haveValgrind = valgrind.status === 0;
+if (!haveValgrind) {
+  console.warn(
+    'leak check skipped: valgrind is not installed (apt-get install valgrind; .ci/run installs it)',
+  );
+}
+
+interface Frame {
+  id: number;
+  status: number;
+  text: string;
+}
+
+/** Runs the host under valgrind, sends `requests`, closes stdin; resolves with the frames, exit code and log. */
+function underValgrind(plugin: string, requests: Buffer[]) {
+  const host = hostCandidates().find((p) => spawnSync('test', ['-x', p]).status === 0);
+  if (host === undefined) throw new Error('entropic_plugin_host is not built');
+  const args = ['--leak-check=full', '--errors-for-leak-kinds=definite', '--error-exitcode=99', host, plugin];
+  const child = spawn('valgrind', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const frames: Frame[] = [];
+  const reader = new FrameReader((id, status, payload) =>
+    frames.push({ id, status, text: payload.toString() }),
+  );
+  child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
+  let log = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  child.stdin.end(Buffer.concat(requests));
+  return new Promise<{ frames: Frame[]; code: number | null; log: string }>((resolve) => {
+    child.on('close', (code) => resolve({ frames, code, log }));
+  });
+}
+
+describe.runIf(haveValgrind)('plugin host under valgrind', () => {
+  beforeAll(() => buildExamples());
+
+  it('serves the echo plugin with zero bytes definitely lost', async () => {
+    const requests = [encodeRequest(1, Op.listTools, [])];
+    for (let i = 2; i < 40; i++)
+      requests.push(encodeRequest(i, Op.execute, ['echo', JSON.stringify({ text: `n${i}` })]));
+    requests.push(encodeRequest(40, Op.configure, ['{}']), encodeRequest(41, Op.setWorkingDir, ['/tmp']));
+    requests.push(
+      encodeRequest(42, Op.execute, ['stop', '{"reason":"done"}']),
+      encodeRequest(43, Op.close, []),
+    );
+    const { frames, code, log } = await underValgrind(example('echo'), requests);
+    expect(frames[0]).toMatchObject({ id: 0, status: Status.ready });
+    expect(frames.map((f) => f.id)).toEqual([0, ...Array.from({ length: 43 }, (_, i) => i + 1)]);
+    expect(JSON.parse(frames[5]!.text)).toEqual({ result: 'n5', directives: [] });
+    expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
+    expect(log).toMatch(/ERROR SUMMARY: 0 errors/);
+    expect(code).toBe(0);
+  });
+
+  it('leaks nothing when it refuses a plugin at load', async () => {
+    const { frames, code, log } = await underValgrind(fixture('missing-symbols'), []);
+    expect(frames[0]).toMatchObject({ id: 0, status: Status.loadError });
+    expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
+    expect(code).toBe(3);
+  });
+});
