@@ -163,4 +163,11 @@ describe('the reader refuses what it cannot map', () => {
     const dir = edited('error.ts', 'The call succeeded.', 'The call succeeded; see a /* b');
     expect(() => read(dir)).toThrow(/must not contain/);
   });
+
+  it('a header that uses a typedef without including its header is refused', () => {
+    const dir = edited('mcp_server.ts', ", 'entropic/types/error.h']", ']');
+    expect(() => read(dir)).toThrow(
+      'entropic/interfaces/i_mcp_server.h uses entropic_error_t but does not include entropic/types/error.h',
+    );
+  });
 });

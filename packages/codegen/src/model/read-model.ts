@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Node, Project, type SourceFile } from 'ts-morph';
 import { defaultDefinitionsDir } from '../paths.js';
+import { checkIncludes } from './check-includes.js';
 import { AbiDefinitionError, errorAt } from './errors.js';
 import { type FileContents, readFile } from './read-declarations.js';
 import { readDoc } from './read-doc.js';
@@ -94,6 +95,7 @@ function finish(dir: string, headers: AbiHeader[], directiveTypes: string[] | un
     throw new AbiDefinitionError(dir, 0, `expected exactly one export macro, found ${exportMacros.length}`);
   }
   if (!directiveTypes) throw new AbiDefinitionError(dir, 0, 'no DIRECTIVE_TYPES constant is declared');
+  checkIncludes(headers, dir, exportMacros[0].name);
   return {
     modelFormat: 1,
     apiVersion: version.value,
