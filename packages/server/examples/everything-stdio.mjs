@@ -55,6 +55,11 @@ server.addTool({ name: 'progress', inputSchema: { type: 'object' } }, async ({ s
   return { content: [text(`did ${steps} steps`)] };
 });
 
+server.addTool({ name: 'noisy', description: 'Writes to console.log, which must not reach stdout' }, () => {
+  console.log('noise from a handler');
+  return { content: [text('quiet on stdout')] };
+});
+
 server.addTool({ name: 'log' }, (_args, ctx) => {
   ctx.log('debug', { detail: 'debug detail' }, 'everything');
   ctx.log('warning', { message: 'careful', apiKey: 'sk-123' }, 'everything');

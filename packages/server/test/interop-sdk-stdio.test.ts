@@ -23,6 +23,8 @@ const serverPath = join(here, '..', 'examples', 'everything-stdio.mjs');
 let client: Client;
 const logs: unknown[] = [];
 let toolsChanged = 0;
+let stderr = '';
+const transportErrors: Error[] = [];
 const updated: string[] = [];
 
 const firstText = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
@@ -53,9 +55,18 @@ beforeAll(async () => {
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
     updated.push(n.params.uri);
   });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [serverPath], stderr: 'inherit' }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverPath],
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  transport.onerror = (error) => {
+    transportErrors.push(error);
+  };
+  await client.connect(transport);
 });
 
 afterAll(async () => {
@@ -199,6 +210,14 @@ describe('official SDK v1 client over stdio', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('late');
     expect(firstText(await client.callTool({ name: 'late', arguments: {} }))).toBe('I am late');
+  });
+
+  it('keeps console.log of a handler off the protocol stream', async () => {
+    expect(firstText(await client.callTool({ name: 'noisy', arguments: {} }))).toBe('quiet on stdout');
+    expect(await client.ping()).toEqual({});
+    for (let i = 0; i < 100 && !stderr.includes('noise'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(stderr).toContain('noise from a handler');
+    expect(transportErrors).toEqual([]);
   });
 
   it('answers ping', async () => {
