@@ -132,6 +132,13 @@ describe.skipIf(!abigailAvailable())('binary layer inside entropic-abi check (ne
     expect(rules(r)).toEqual(['generated-files', 'binary-not-bumped']);
     expect(messages(r)).toContain('The committed binary ABI reference changed incompatibly');
     expect(messages(r)).toContain("entity changed from 'const char*' to 'int'");
+
+    // The same reference change under a bumped API version is not this rule's concern.
+    s.bumpApiVersion(2)
+      .regenerate({ headers: false, reference: false })
+      .changeset('v2', 'major')
+      .commit('bump');
+    expect(rules(await s.check())).not.toContain('binary-not-bumped');
   });
 
   it('says when the layer is off', async () => {

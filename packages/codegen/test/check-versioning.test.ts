@@ -99,6 +99,20 @@ describe('rule: a bump needs a locked-ABI change', () => {
   });
 });
 
+describe('rule: the API version never goes down', () => {
+  it('fails a branch that returns to an older version, and not the bump before it', async () => {
+    const s = breakExecute(scenario()).bumpApiVersion(2).regenerate().changeset('v2', 'major').commit('v2');
+    expect((await s.check()).findings).toEqual([]);
+    s.edit(MCP, 'args_json: c_char_ptr', 'args_json: c_const_char_ptr')
+      .bumpApiVersion(1)
+      .regenerate()
+      .commit('back to v1');
+    const r = await s.check({ base: 'HEAD~1' });
+    expect(rules(r)).toEqual(['version-decreased']);
+    expect(messages(r)).toContain('ENTROPIC_MCP_PLUGIN_API_VERSION went down from 2');
+  });
+});
+
 describe('rule: a bump needs a major release of @entropic-mcp/abi-headers', () => {
   it('fails without any changeset, and with only a minor one, naming what was found', async () => {
     const none = breakExecute(scenario()).bumpApiVersion(2).regenerate().commit('v2 without changeset');
