@@ -77,6 +77,11 @@ export class HttpServerTransport implements Transport {
     return this.#routes.size;
   }
 
+  /** Logical SSE streams still open (request streams awaiting a response, plus the standalone one). */
+  get streamCount(): number {
+    return this.#streams.size;
+  }
+
   /** Whether a client connection is open on any stream of this session. */
   get connected(): boolean {
     for (const stream of this.#streams.values()) if (writable(stream.res)) return true;

@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// Echo tools/call over HTTP: @entropic-mcp/server/http (SSE and JSON responses) beside a bare
+// node:http echo (parse the body, answer JSON: the practical ceiling). The server runs in a child
+// process; this process is the load generator (keep-alive agent, N calls in flight).
+//
+//   pnpm --filter @entropic-mcp/server build && node packages/server/bench/http-echo.mjs [--calls 20000] [--warmup 2000]
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+
+async function serve(mode) {
+  let url;
+  if (mode === 'bare') {
+    const server = createServer((req, res) => {
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        const msg = JSON.parse(Buffer.concat(chunks).toString());
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: msg.id,
+          result: { content: [{ type: 'text', text: msg.params.arguments.text }] },
+        });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${server.address().port}/mcp`;
+  } else {
+    const { McpServer } = await import('../dist/index.js');
+    const { serveHttp } = await import('../dist/http/index.js');
+    const mcp = new McpServer({ name: 'bench', version: '1.0.0' }, { maxConcurrency: 64 });
+    mcp.addTool(
+      {
+        name: 'echo',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      },
+      (a) => ({ content: [{ type: 'text', text: a.text }] }),
+    );
+    const handle = await serveHttp(mcp, { enableJsonResponse: mode === 'json', keepAliveTimeout: 60_000 });
+    url = handle.url;
+  }
+  process.on('SIGINT', () => process.exit(0));
+  process.stdout.write(`${url}\n`);
+}
+
+function startChild(mode) {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean),
+      fileURLToPath(import.meta.url),
+      '--serve',
+      mode,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve({ child, url: String(d).trim() }));
+    child.once('exit', (code) => reject(new Error(`server (${mode}) exited with ${code}`)));
+  });
+}
+
+/** Parse one complete HTTP/1.1 response at the start of `buf`; undefined while incomplete. */
+function parseResponse(buf) {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return undefined;
+  const head = buf.subarray(0, headEnd).toString('latin1');
+  const status = Number(head.slice(9, 12));
+  const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+  const bodyStart = headEnd + 4;
+  if (length) {
+    const end = bodyStart + Number(length[1]);
+    if (buf.length < end) return undefined;
+    return { status, head, body: buf.subarray(bodyStart, end).toString(), rest: buf.subarray(end) };
+  }
+  if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+    let at = bodyStart;
+    let body = '';
+    for (;;) {
+      const lineEnd = buf.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = Number.parseInt(buf.subarray(at, lineEnd).toString('latin1'), 16);
+      if (buf.length < lineEnd + 2 + size + 2) return undefined;
+      if (size === 0) return { status, head, body, rest: buf.subarray(lineEnd + 4) };
+      body += buf.subarray(lineEnd + 2, lineEnd + 2 + size).toString();
+      at = lineEnd + 2 + size + 2;
+    }
+  }
+  return { status, head, body: '', rest: buf.subarray(bodyStart) };
+}
+
+/** A keep-alive HTTP/1.1 connection with one request in flight: far cheaper than http.request. */
+class Conn {
+  constructor(url) {
+    const { hostname, port, pathname } = new URL(url);
+    this.path = pathname;
+    this.host = `${hostname}:${port}`;
+    this.socket = connect(Number(port), hostname);
+    this.socket.setNoDelay(true);
+    this.buf = Buffer.alloc(0);
+    this.socket.on('data', (chunk) => {
+      this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+      const r = parseResponse(this.buf);
+      if (r === undefined) return;
+      this.buf = r.rest;
+      const done = this.done;
+      this.done = undefined;
+      done?.(r);
+    });
+  }
+
+  post(headers, body) {
+    return new Promise((resolve) => {
+      this.done = resolve;
+      let head = `POST ${this.path} HTTP/1.1\r\nhost: ${this.host}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+      for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+      this.socket.write(`${head}\r\n${body}`);
+    });
+  }
+}
+
+async function run(mode, concurrency, calls, warmup) {
+  const { child, url } = await startChild(mode);
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const conns = Array.from({ length: concurrency }, () => new Conn(url));
+  try {
+    if (mode !== 'bare') {
+      const init = await conns[0].post(
+        headers,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'bench', version: '1' },
+          },
+        }),
+      );
+      headers['mcp-session-id'] = /\r\nmcp-session-id: *([^\r]+)/i.exec(init.head)[1];
+      headers['mcp-protocol-version'] = '2025-11-25';
+      await conns[0].post(headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    }
+    let next = 1;
+    const drive = async (total) => {
+      let started = 0;
+      const lane = async (conn) => {
+        while (started < total) {
+          started++;
+          const id = next++;
+          const r = await conn.post(
+            headers,
+            `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi ${id}"}}}`,
+          );
+          if (r.status !== 200 || !r.body.includes(`"hi ${id}"`))
+            throw new Error(`bad answer (${r.status}): ${r.body.slice(0, 200)}`);
+        }
+      };
+      await Promise.all(conns.map(lane));
+    };
+    await drive(warmup);
+    const t0 = process.hrtime.bigint();
+    await drive(calls);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    return calls / seconds;
+  } finally {
+    for (const c of conns) c.socket.destroy();
+    child.kill('SIGINT');
+  }
+}
+
+async function main() {
+  const calls = Number(option('--calls', '20000'));
+  const warmup = Number(option('--warmup', '2000'));
+  const rows = [];
+  const only = option('--only', undefined);
+  for (const concurrency of only ? [Number(option('--concurrency', '64'))] : [1, 64]) {
+    if (only) {
+      rows.push({ server: only, concurrency, rate: await run(only, concurrency, calls, warmup), ratio: 1 });
+      continue;
+    }
+    const bare = await run('bare', concurrency, calls, warmup);
+    rows.push({ server: 'bare node:http echo', concurrency, rate: bare, ratio: 1 });
+    for (const mode of ['sse', 'json']) {
+      const rate = await run(mode, concurrency, calls, warmup);
+      rows.push({
+        server: `entropic-mcp HTTP (${mode.toUpperCase()})`,
+        concurrency,
+        rate,
+        ratio: rate / bare,
+      });
+    }
+  }
+  console.log(`echo tools/call over HTTP, ${calls} calls after ${warmup} warm-up, Node ${process.version}`);
+  console.log('server                          in flight   calls/s   × bare');
+  for (const r of rows) {
+    console.log(
+      `${r.server.padEnd(32)}${String(r.concurrency).padStart(9)}${Math.round(r.rate).toString().padStart(10)}${r.ratio.toFixed(2).padStart(9)}`,
+    );
+  }
+}
+
+if (args[0] === '--serve') await serve(args[1]);
+else await main();
