@@ -1,5 +1,4 @@
 // What the pending changesets (and the package version) say about the next @entropic-mcp/abi-headers release.
-import getReleasePlan from '@changesets/get-release-plan';
 
 export const ABI_HEADERS_PACKAGE = '@entropic-mcp/abi-headers';
 
@@ -22,6 +21,8 @@ export interface PackageRelease {
  * sees changeset files not yet added to git (unlike `changeset status --output`).
  */
 export async function planFor(root: string, pkg = ABI_HEADERS_PACKAGE): Promise<PackageRelease> {
+  // Loaded only when a verdict needs the plan: it costs a few hundred milliseconds to import.
+  const { default: getReleasePlan } = await import('@changesets/get-release-plan');
   const plan = await getReleasePlan(root);
   const release = plan.releases.find((r) => r.name === pkg);
   const changesets = plan.changesets.flatMap((c) =>
