@@ -5,11 +5,13 @@
  */
 
 import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
+import { BatchCollector } from './batch.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
 import { ErrorCode, LocalError, McpError, type WireError } from './errors.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
 import { checkJsonLimits } from './json-limits.js';
 import { levelRank, redact } from './logging.js';
+import { PeerRequests } from './peer-requests.js';
 import { batchesAllowed, type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
 import { type Batch, RequestState } from './request.js';
 import type { McpServer } from './server.js';
@@ -43,46 +45,11 @@ export interface Session {
   close(): Promise<void>;
 }
 
-interface PendingPeerRequest {
-  settle(message: Record<string, unknown>): void;
-  fail(error: unknown): void;
-}
-
 const PRE_INIT: ClientContext = Object.freeze({
   protocolVersion: LATEST_PROTOCOL_VERSION,
   capabilities: Object.freeze({}),
   info: undefined,
 });
-
-class BatchCollector implements Batch {
-  private readonly responses: Record<string, unknown>[] = [];
-  expected = 0;
-  private sealed = false;
-
-  constructor(private readonly session: SessionImpl) {}
-
-  add(response: Record<string, unknown>): void {
-    this.responses.push(response);
-    this.flush();
-  }
-
-  skip(): void {
-    this.expected--;
-    this.flush();
-  }
-
-  seal(): void {
-    this.sealed = true;
-    this.flush();
-  }
-
-  private flush(): void {
-    if (this.sealed && this.responses.length === this.expected && this.expected > 0) {
-      this.expected = -1;
-      this.session.send(this.responses);
-    }
-  }
-}
 
 export class SessionImpl implements Session {
   client: ClientContext | undefined;
@@ -92,8 +59,7 @@ export class SessionImpl implements Session {
   logFloor = 0;
   readonly subscriptions = new Set<string>();
   readonly inflight = new Map<RequestId, RequestState>();
-  private readonly pending = new Map<number, PendingPeerRequest>();
-  private nextPeerId = 0;
+  private readonly peerRequests: PeerRequests;
   private readonly fallbackClients = new Map<string, ClientContext>();
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -104,6 +70,10 @@ export class SessionImpl implements Session {
     readonly transport: Transport,
     private readonly options: ConnectOptions,
   ) {
+    this.peerRequests = new PeerRequests(
+      (message, related) => this.send(message, related),
+      server.options.requestTimeoutMs,
+    );
     transport.onmessage = (message, context) => this.receive(message, context);
     transport.onparseerror = (error) => {
       const code = (error as { jsonRpcCode?: number }).jsonRpcCode ?? ErrorCode.ParseError;
@@ -159,7 +129,7 @@ export class SessionImpl implements Session {
       this.sendError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch' });
       return;
     }
-    const batch = new BatchCollector(this);
+    const batch = new BatchCollector((messages) => this.send(messages));
     for (const item of messages) {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
         batch.expected++;
@@ -199,7 +169,7 @@ export class SessionImpl implements Session {
         );
         return;
       case Kind.Response:
-        this.pending.get(message.id as number)?.settle(message);
+        this.peerRequests.settle(message);
         return;
       default: {
         const bad = describeInvalid(message);
@@ -352,64 +322,10 @@ export class SessionImpl implements Session {
     options: PeerRequestOptions | undefined,
     origin: RequestState | undefined,
   ): Promise<T> {
-    if (this.closed)
+    if (this.closed) {
       return Promise.reject(new LocalError('CLOSED', `Cannot send ${method}: the connection is closed`));
-    const id = ++this.nextPeerId;
-    const signals = [options?.signal, origin?.signal].filter((s): s is AbortSignal => s !== undefined);
-    for (const signal of signals) if (signal.aborted) return Promise.reject(signal.reason);
-    const timeoutMs = options?.timeoutMs ?? this.server.options.requestTimeoutMs;
-    return new Promise<T>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const cleanup = (): void => {
-        this.pending.delete(id);
-        if (timer !== undefined) clearTimeout(timer);
-        for (const signal of signals) signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = (): void => {
-        const reason = signals.find((s) => s.aborted)?.reason;
-        cleanup();
-        this.send(
-          {
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: String(reason) },
-          },
-          origin?.requestId,
-        );
-        reject(reason);
-      };
-      if (timeoutMs > 0) {
-        timer = setTimeout(() => {
-          cleanup();
-          this.send(
-            {
-              jsonrpc: '2.0',
-              method: 'notifications/cancelled',
-              params: { requestId: id, reason: 'timed out' },
-            },
-            origin?.requestId,
-          );
-          reject(new McpError(ErrorCode.RequestTimeout, `${method} got no answer within ${timeoutMs} ms`));
-        }, timeoutMs);
-      }
-      for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
-        settle: (message) => {
-          cleanup();
-          const error = message.error as WireError | undefined;
-          if (error !== undefined) {
-            reject(new McpError(Number(error.code), String(error.message), error.data));
-          } else resolve(message.result as T);
-        },
-        fail: (error) => {
-          cleanup();
-          reject(error);
-        },
-      });
-      const message =
-        params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      this.send(message, origin?.requestId);
-    });
+    }
+    return this.peerRequests.start<T>(method, params, options, origin?.requestId, origin?.signal);
   }
 
   // Teardown
@@ -423,9 +339,7 @@ export class SessionImpl implements Session {
     this.closed = true;
     for (const req of this.inflight.values()) req.drop();
     this.inflight.clear();
-    const closedError = new LocalError('CLOSED', 'The connection closed before the client answered');
-    for (const pending of this.pending.values()) pending.fail(closedError);
-    this.pending.clear();
+    this.peerRequests.failAll(new LocalError('CLOSED', 'The connection closed before the client answered'));
     this.subscriptions.clear();
     this.server.detach(this);
     this.onclose?.();
