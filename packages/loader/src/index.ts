@@ -1,4 +1,48 @@
+export { type BannerInput, clientConfig, formatBanner } from './bridge/banner.js';
+export {
+  describeLoadFailure,
+  type FailedPlugin,
+  type LoadedPlugin,
+  type LoadOutcome,
+  loadAll,
+} from './bridge/load-all.js';
+export {
+  findCollisions,
+  type MountEntry,
+  mountPlugin,
+  mountPlugins,
+  ToolCollisionError,
+  toolName,
+} from './bridge/mount.js';
+export {
+  answerToResult,
+  DIRECTIVES_META_KEY,
+  ERROR_META_KEY,
+  errorToResult,
+  PLUGIN_META_KEY,
+} from './bridge/result.js';
+export { type ServeHandle, ServeStartError, type StartOptions, startServe } from './bridge/start.js';
+export type {
+  BridgeToolContext,
+  BridgeToolDefinition,
+  BridgeToolHandler,
+  BridgeToolResult,
+  DirectiveSource,
+  DirectivesHook,
+  MountOptions,
+  ToolHost,
+} from './bridge/types.js';
 export type { ResolvedLoadOptions } from './checks.js';
+export {
+  parseHttpAddress,
+  parseServeArgs,
+  type ServeArgs,
+  type ServeTransport,
+  UsageError,
+} from './config/args.js';
+export { ConfigError, loadServeConfig, parseServeConfig } from './config/parse.js';
+export { resolveServePlan, type ServePlan } from './config/plan.js';
+export type { PluginEntry, ServeFileConfig } from './config/types.js';
 export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './errors.js';
 export { loadPlugin } from './load.js';
 export type {

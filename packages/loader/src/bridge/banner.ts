@@ -16,6 +16,8 @@ export interface BannerInput {
   readonly serverName?: string;
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
 /** A client config (the `mcpServers` form most MCP clients read) that reaches this server. */
 export function clientConfig(input: BannerInput): Record<string, unknown> {
   const name = input.serverName ?? 'entropic';
@@ -48,6 +50,11 @@ export function formatBanner(input: BannerInput): string {
     );
   }
   for (const failure of input.failures) lines.push(`  FAILED (skipped by --keep-going) ${failure}`);
+  if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
+    lines.push(
+      `warning: bound to ${input.transport.host}, reachable from other machines, with no authentication`,
+    );
+  }
   lines.push(
     input.url !== undefined ? `listening on ${input.url} (Streamable HTTP)` : 'serving MCP on stdin/stdout',
     '',

@@ -1,0 +1,66 @@
+// `entropic-mcp serve`: C plugins in front of any MCP client, over stdio (default) or Streamable HTTP.
+import { fileURLToPath } from 'node:url';
+import { type ServeHandle, startServe } from '../bridge/start.js';
+import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../config/args.js';
+
+/** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
+const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
+
+function fail(message: string): void {
+  process.stderr.write(`entropic-mcp serve: ${message}\n`);
+}
+
+/** Resolves once SIGINT/SIGTERM arrives (or stdin ends, for stdio), after the server and plugins closed. */
+function untilShutdown(handle: ServeHandle, stdio: boolean): Promise<number> {
+  return new Promise((resolve) => {
+    let done = false;
+    const stop = (why: string) => {
+      if (done) return;
+      done = true;
+      process.stderr.write(`entropic-mcp serve: ${why}, closing plugins\n`);
+      // Plugin hosts may be unreferenced handles: keep the loop alive until they are closed.
+      const keepAlive = setInterval(() => {}, 1_000);
+      handle
+        .close()
+        .then(
+          () => 0,
+          (error: unknown) => {
+            fail(`error while closing: ${(error as Error).message}`);
+            return 1;
+          },
+        )
+        .then((code) => {
+          clearInterval(keepAlive);
+          resolve(code);
+        });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    if (stdio) void handle.ended.then(() => stop('stdin closed'));
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv);
+  } catch (error) {
+    fail(`${(error as Error).message}\n${SERVE_USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stderr.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  let handle: ServeHandle;
+  try {
+    handle = await startServe(args, { stdioCommand: [process.execPath, CLI_PATH] });
+  } catch (error) {
+    fail((error as Error).message);
+    return error instanceof UsageError ? 2 : 1;
+  }
+  const code = await untilShutdown(handle, args.transport.kind === 'stdio');
+  // Plugins and transport are closed; stdin may still hold the event loop open, so leave explicitly.
+  process.stderr.write('', () => process.exit(code));
+  return code;
+}
