@@ -9,7 +9,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
-const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
+// node-gyp is a dev dependency; installed from a registry the package uses the copy npm runs scripts with.
+function findNodeGyp() {
+  try {
+    return require.resolve('node-gyp/bin/node-gyp.js');
+  } catch (error) {
+    if (process.env.npm_config_node_gyp) return process.env.npm_config_node_gyp;
+    throw error;
+  }
+}
+const nodeGyp = findNodeGyp();
 const nodedir = resolve(process.execPath, '..', '..');
 const args = [
   nodeGyp,

@@ -2,13 +2,14 @@
  * Finds and loads the in-process addon (`entropic_loader.node`) once per process, and hands it the
  * `PluginError` class so native failures are real instances of it.
  *
- * Where it looks, in this fixed order: the file named by `ENTROPIC_LOADER_ADDON` (an explicit path), then what
- * `node-gyp-build` finds for this platform under the package root: `build/Release`, `build/Debug`, then
- * `prebuilds/<platform>-<arch>/`. A local compile therefore wins over a shipped prebuild; an installed package
- * holds one or the other (the install script compiles only when no prebuild fits).
+ * Where it looks, in this fixed order (the same as for the host executable): the file named by
+ * `ENTROPIC_LOADER_ADDON` (an explicit path); the prebuild for this platform under `prebuilds/`, matched by
+ * node-gyp-build's own tag rules (platform, arch, N-API, libc); then the local build (`build/Release`,
+ * `build/Debug`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOST_ERROR_CODES, PluginError } from '../errors.js';
 
@@ -47,6 +48,44 @@ const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 let addon: Addon | undefined;
 
+interface Tags {
+  readonly file: string;
+}
+
+/** The parts of node-gyp-build used here: its resolver and the tag matching its resolver applies. */
+interface NodeGypBuild {
+  resolve(dir: string): string;
+  parseTuple(name: string): { name: string } | undefined;
+  matchTuple(platform: string, arch: string): (tuple: unknown) => boolean;
+  compareTuples(a: unknown, b: unknown): number;
+  parseTags(file: string): Tags | undefined;
+  matchTags(runtime: string, abi: string): (tags: unknown) => boolean;
+  compareTags(runtime: string): (a: unknown, b: unknown) => number;
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function prebuild(ngb: NodeGypBuild): string | undefined {
+  const root = join(packageRoot, 'prebuilds');
+  const [tuple] = entries(root)
+    .map(ngb.parseTuple)
+    .filter(ngb.matchTuple(process.platform, process.arch))
+    .sort(ngb.compareTuples) as { name: string }[];
+  if (tuple === undefined) return undefined;
+  const folder = join(root, tuple.name);
+  const [winner] = entries(folder)
+    .map(ngb.parseTags)
+    .filter(ngb.matchTags('node', process.versions.modules))
+    .sort(ngb.compareTags('node')) as Tags[];
+  return winner === undefined ? undefined : join(folder, winner.file);
+}
+
 function locate(): string {
   const explicit = process.env.ENTROPIC_LOADER_ADDON;
   if (explicit !== undefined && explicit !== '') {
@@ -54,8 +93,8 @@ function locate(): string {
       throw new Error(`ENTROPIC_LOADER_ADDON names ${explicit}, which does not exist`);
     return explicit;
   }
-  const nodeGypBuild = require('node-gyp-build') as { resolve(dir: string): string };
-  return nodeGypBuild.resolve(packageRoot);
+  const ngb = require('node-gyp-build') as NodeGypBuild;
+  return prebuild(ngb) ?? ngb.resolve(packageRoot);
 }
 
 /** The addon, loaded on first use. Throws `ENTROPIC_HOST_UNAVAILABLE` when no build of it exists. */

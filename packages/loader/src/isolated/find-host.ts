@@ -3,7 +3,7 @@
  * environment variable, the prebuild for this platform (`prebuilds/<platform>-<arch>/`), the local build
  * (`build/Release/`, then `build/Debug/`).
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, chmodSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HOST_ERROR_CODES, PluginError } from '../errors.js';
@@ -18,6 +18,17 @@ function executable(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** `pnpm pack` drops the executable bit of the prebuilt host; give it back when the file is there. */
+function restorePrebuildMode(): void {
+  const [prebuild] = hostCandidates();
+  if (prebuild === undefined || executable(prebuild)) return;
+  try {
+    chmodSync(prebuild, 0o755);
+  } catch {
+    // read-only install: the next candidates are tried
   }
 }
 
@@ -42,6 +53,7 @@ export function findHost(explicit: string | undefined, pluginPath: string): stri
       },
     );
   }
+  restorePrebuildMode();
   const found = hostCandidates().find(executable);
   if (found !== undefined) return found;
   throw new PluginError(
