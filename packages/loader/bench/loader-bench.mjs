@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Benchmark (prints figures, asserts nothing): calls/s and latency of a plugin echo call, awaited one at a
-// time and with 256 in flight, for each hosting mode, beside a pure-JS async echo function.
+// time and with 256 in flight, for each hosting mode, beside a pure-JS async echo function; for the in-process
+// mode also its synchronous path (`executeSync`) in a loop.
 //
 //   pnpm --filter @entropic-mcp/loader build && make -C packages/loader/test/fixtures
 //   node packages/loader/bench/loader-bench.mjs [--calls N] [--modes process,none]
@@ -61,6 +62,25 @@ async function measure(label, call) {
   );
 }
 
+// The in-process synchronous path: each call blocks the JS thread until the plugin answers.
+function measureSync(label, call) {
+  for (let i = 0; i < warmup; i++) call();
+  const n = calls;
+  const lat = new Float64Array(n);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    call();
+    lat[i] = Number(process.hrtime.bigint() - t) / 1000;
+  }
+  const rate = n / (Number(process.hrtime.bigint() - start) / 1e9);
+  lat.sort();
+  const f = (x) => x.toFixed(1);
+  console.log(
+    `${label.padEnd(24)} in a loop: ${Math.round(rate).toString().padStart(8)} calls/s  p50 ${f(lat[Math.floor(n * 0.5)])} µs  p99 ${f(lat[Math.floor(n * 0.99)])} µs`,
+  );
+}
+
 console.log(`node ${process.version}, ${calls} calls (${warmup} warm-up), plugin ${values.plugin}`);
 const jsEcho = async (_tool, a) => ({ result: JSON.stringify(a), directives: [] });
 await measure('pure-JS echo', () => jsEcho('echo', args));
@@ -75,5 +95,6 @@ for (const mode of values.modes.split(',')) {
     continue;
   }
   await measure(`isolation '${mode}'`, () => plugin.execute('echo', args));
+  if (mode === 'none') measureSync('executeSync (blocking)', () => plugin.executeSync('echo', args));
   await plugin.close();
 }
