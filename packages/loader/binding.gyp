@@ -9,9 +9,9 @@
       "type": "executable",
       "sources": ["<!@(node scripts/abi-dirs.mjs host-sources)"],
       "include_dirs": ["<(abi_include)", "<(abi_native)"],
-      "cflags": ["-std=gnu11", "-O2", "-fvisibility=hidden", "-Wall", "-Wextra"],
+      "cflags": ["-std=gnu11", "-O2", "-pthread", "-fvisibility=hidden", "-Wall", "-Wextra"],
       "cflags!": ["-fno-exceptions"],
-      "libraries": ["-ldl"]
+      "libraries": ["-ldl", "-lpthread"]
     },
     {
       "target_name": "entropic_loader",

@@ -20,6 +20,7 @@
 #endif
 
 #include "channel.h"
+#include "flusher.h"
 #include "plugin.h"
 #include "protocol.h"
 
@@ -56,7 +57,9 @@ static int split(const frame_t* f, const char** parts, int count) {
 static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s) {
   if (s == NULL) return channel_put(ch, id, ST_NULL, NULL, 0, NULL, 0);
   int rc = channel_put(ch, id, ST_STRING, s, strlen(s), NULL, 0);
+  flusher_enter();
   p->free_fn(s);
+  flusher_leave();
   return rc;
 }
 
@@ -64,23 +67,35 @@ static int bad_request(channel_t* ch, uint32_t id, const char* why) {
   return channel_put(ch, id, ST_BAD_REQUEST, why, strlen(why), NULL, 0);
 }
 
-/* Serves one request. 0: go on; 1: close was asked; -1: the answer could not be buffered. */
+/* Serves one request. 0: go on; 1: close was asked; -1: the answer could not be buffered. Every call into
+ * the plugin sits between flusher_enter and flusher_leave. */
 static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
   const char* s[2];
+  char* text;
+  entropic_error_t code;
   switch (f->op) {
     case OP_LIST_TOOLS:
-      return put_owned_string(ch, p, f->id, p->list_tools(p->server));
+      flusher_enter();
+      text = p->list_tools(p->server);
+      flusher_leave();
+      return put_owned_string(ch, p, f->id, text);
     case OP_EXECUTE:
       if (split(f, s, 2) != 0) return bad_request(ch, f->id, "execute needs a tool name and arguments");
-      return put_owned_string(ch, p, f->id, p->execute(p->server, s[0], s[1]));
+      flusher_enter();
+      text = p->execute(p->server, s[0], s[1]);
+      flusher_leave();
+      return put_owned_string(ch, p, f->id, text);
     case OP_CONFIGURE:
-      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "configure needs one string");
-      return channel_put_code(ch, f->id, ST_CODE, (int32_t)p->configure(p->server, s[0]), NULL, 0);
     case OP_SET_WORKING_DIR:
-      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "set_working_dir needs one string");
-      return channel_put_code(ch, f->id, ST_CODE, (int32_t)p->set_working_dir(p->server, s[0]), NULL, 0);
+      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "this operation needs one string");
+      flusher_enter();
+      code = f->op == OP_CONFIGURE ? p->configure(p->server, s[0]) : p->set_working_dir(p->server, s[0]);
+      flusher_leave();
+      return channel_put_code(ch, f->id, ST_CODE, (int32_t)code, NULL, 0);
     case OP_CLOSE:
+      flusher_enter();
       plugin_unload(p);
+      flusher_leave();
       if (channel_put_code(ch, f->id, ST_CODE, 0, NULL, 0) != 0) return -1;
       return 1;
     default:
@@ -88,17 +103,17 @@ static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
   }
 }
 
-/* Serves frames until close or end of input. */
+/* Serves frames until close or end of input. The answers to the requests read together go out in one write
+ * (the flusher sends them earlier when a call is slow). */
 static int serve_all(channel_t* ch, plugin_t* p) {
   for (;;) {
     frame_t f;
     int got;
     while ((got = channel_next(ch, &f)) == 1) {
-      /* Every answer is out before the next call starts: a later crash or hang cannot hold it back. */
-      if (channel_pending(ch) > 0 && channel_flush(ch) != 0) return 1;
       int rc = serve(ch, p, &f);
       if (rc < 0) return 1;
       if (rc == 1) return channel_flush(ch) == 0 ? 0 : 1;
+      if (channel_pending(ch) > (1u << 20) && channel_flush(ch) != 0) return 1;
     }
     if (got < 0) {
       fprintf(stderr, "entropic_plugin_host: malformed frame from the loader\n");
@@ -152,7 +167,13 @@ int main(int argc, char** argv) {
     char le[4] = {(char)(version & 0xff), (char)((version >> 8) & 0xff), (char)((version >> 16) & 0xff),
                   (char)((version >> 24) & 0xff)};
     channel_put(&ch, 0, ST_READY, le, 4, plugin.name, strlen(plugin.name));
-    status = serve_all(&ch, &plugin);
+    if (flusher_start(&ch) != 0) {
+      fprintf(stderr, "entropic_plugin_host: cannot start the flusher thread\n");
+      status = 2;
+    } else {
+      status = serve_all(&ch, &plugin);
+      flusher_stop();
+    }
     plugin_unload(&plugin);
   }
   channel_free(&ch);

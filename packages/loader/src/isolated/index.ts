@@ -134,44 +134,55 @@ class IsolatedPlugin implements Plugin {
       );
     }
     const { signal, timeoutMs } = checkCallOptions(options, this.#timeoutMs);
-    return new Promise<T>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const onAbort = () =>
-        this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled'));
-      const done = () => {
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const call: Call = {
-        ...spec,
-        settled: false,
-        resolve: (value) => {
-          done();
-          resolve(value as T);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-      };
-      if (signal?.aborted) {
-        call.settled = true;
-        reject(this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started'));
-        return;
-      }
-      if (timeoutMs > 0) {
-        timer = setTimeout(
-          () =>
-            this.#session.abandon(
-              call,
-              this.#stopped(spec, 'ENTROPIC_ERROR_TIMEOUT', `did not answer within ${timeoutMs} ms`),
-            ),
-          timeoutMs,
-        );
-      }
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#session.submit(call);
+    let resolve!: (value: T) => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const call: Call = {
+      op: spec.op,
+      parts: spec.parts,
+      tool: spec.tool,
+      decode: spec.decode,
+      settled: false,
+      resolve: resolve as (value: unknown) => void,
+      reject,
+    };
+    if (signal === undefined && timeoutMs === 0) {
+      // The common case: nothing to clean up when the answer comes.
+      this.#session.submit(call);
+      return promise;
+    }
+    if (signal?.aborted) {
+      call.settled = true;
+      reject(this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started'));
+      return promise;
+    }
+    const onAbort = () =>
+      this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled'));
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            const what = `did not answer within ${timeoutMs} ms`;
+            this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_TIMEOUT', what));
+          }, timeoutMs)
+        : undefined;
+    const done = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    call.resolve = (value) => {
+      done();
+      resolve(value as T);
+    };
+    call.reject = (error) => {
+      done();
+      reject(error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#session.submit(call);
+    return promise;
   }
 
   #stopped(spec: CallSpec, code: string, what: string): PluginError {

@@ -23,11 +23,11 @@ import {
 export interface Call {
   readonly op: Op;
   readonly parts: readonly string[];
-  readonly tool?: string;
+  readonly tool?: string | undefined;
   /** Turns the answer frame into the value the caller gets (may throw a PluginError). */
   decode(status: number, payload: Buffer): unknown;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
   settled: boolean;
 }
 

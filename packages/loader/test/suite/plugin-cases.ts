@@ -310,7 +310,37 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
     });
   });
 
+  describe.runIf(capabilities.crashes)(`answers finished before a crash (${isolation})`, () => {
+    for (const tool of ['segv', 'abort', 'exit']) {
+      it(`are delivered although ${tool} follows them at once`, async () => {
+        await using('crashy', async (p) => {
+          const before = Array.from({ length: 20 }, (_, i) => p.execute('echo', { i }));
+          const crash = p.execute(tool, {});
+          const answers = await Promise.all(before);
+          expect(answers.map((a) => JSON.parse(a.result).i)).toEqual([...Array(20).keys()]);
+          expect((await callError(crash)).code).toBe('ENTROPIC_PLUGIN_CRASHED');
+        });
+      });
+    }
+  });
+
   describe.runIf(capabilities.hangs)(`hangs (${isolation})`, () => {
+    it('delivers the answers finished before a call that hangs', async () => {
+      await using('crashy', async (p) => {
+        const echo = p.execute('echo', { first: true });
+        const hung = p.execute('hang', {}, { timeoutMs: 3000 });
+        const first = await Promise.race([
+          echo,
+          hung.then(
+            () => 'hang answered',
+            () => 'hang failed first',
+          ),
+        ]);
+        expect(first).toEqual({ result: '{"first":true}', directives: [] });
+        expect((await callError(hung)).code).toBe('ENTROPIC_ERROR_TIMEOUT');
+      });
+    });
+
     it('times out a hung call, then serves the next one', async () => {
       await using('crashy', async (p) => {
         const error = await callError(p.execute('hang', {}, { timeoutMs: 300 }));

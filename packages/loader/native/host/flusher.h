@@ -1,0 +1,24 @@
+/*
+ * Answers are written in batches (one write for all the requests read together), yet none may wait behind a
+ * call that is slow, hangs or crashes. The flusher guarantees that:
+ *
+ * - the main thread holds `lock` except while it is inside the plugin (flusher_enter/flusher_leave);
+ * - a watchdog thread writes the buffered answers once the same call has run for about a millisecond;
+ * - a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) or exit() inside the plugin writes them first,
+ *   then the process dies as it would have.
+ */
+#ifndef ENTROPIC_HOST_FLUSHER_H
+#define ENTROPIC_HOST_FLUSHER_H
+
+#include "channel.h"
+
+/* Starts the watchdog and installs the handlers; the caller then holds the lock. 0 on success. */
+int flusher_start(channel_t* ch);
+/* Before a call into the plugin: releases the lock. */
+void flusher_enter(void);
+/* After the call: takes the lock back. */
+void flusher_leave(void);
+/* Stops the watchdog (at shutdown, lock held by the caller). */
+void flusher_stop(void);
+
+#endif
