@@ -30,7 +30,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function kind(value: unknown): string {
   if (value === null) return 'null';
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function parse(ctx: AnswerContext, what: string, text: string): unknown {

@@ -3,7 +3,7 @@
  * `runPluginSuite({ isolation, capabilities })`; cases that need a capability the mode lacks (surviving a
  * segfault needs a separate process) are skipped for it.
  */
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,6 +127,15 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
       const dir = mkdtempSync(join(tmpdir(), 'plugin-dir-'));
       expect((await loadError(dir, { isolation })).code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
     });
+    // root reads any file whatever its mode, so this case only means something for another user
+    it.skipIf(process.getuid?.() === 0)('refuses a file it cannot read', async () => {
+      const copy = join(mkdtempSync(join(tmpdir(), 'plugin-unreadable-')), 'crashy.so');
+      copyFileSync(fixture('crashy'), copy);
+      chmodSync(copy, 0o000);
+      const error = await loadError(copy, { isolation });
+      expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
+      expect(error.message).toContain(copy);
+    });
     it('refuses NULL from entropic_create_server', async () => {
       const error = await loadError(fixture('null-create'), { isolation });
       expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
@@ -231,7 +240,7 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
       ['non_object', /returned an array, expected a JSON object/],
       ['missing_result', /has no "result"/],
       ['number_result', /"result" that is a number/],
-      ['directives_object', /"directives" that is a object|"directives" that is an? object/],
+      ['directives_object', /"directives" that is an object, expected an array/],
       ['unknown_directive', /unknown type "explode"/],
     ];
     for (const [tool, fault] of cases) {
