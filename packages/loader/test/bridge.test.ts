@@ -96,4 +96,30 @@ describe.each(['process', 'none'] as const)('bridge with isolation %s', (isolati
     expect(tools.map((t) => t.name)).toEqual(['fx.echo']);
     expect(textOf(await client.callTool({ name: 'fx.echo', arguments: {} }))).toBe('from TypeScript');
   });
+
+  it('refuses two plugins with the same name before registering any tool', async () => {
+    const server = new McpServer(
+      { name: 'bridge-test', version: '1.0.0' },
+      { capabilities: { tools: true } },
+    );
+    const dir = tempDir('bridge-twins');
+    const first = await load(isolation, buildFixture(dir, 'fx', 'liba.so'));
+    const second = await load(isolation, buildFixture(dir, 'fx', 'libb.so'));
+    expect(() => mountPlugins(server, [first, second])).toThrow(
+      /plugin name "fx" is used by both .*liba\.so and .*libb\.so/,
+    );
+    const client = await serve(server);
+    expect((await client.listTools()).tools).toEqual([]);
+  });
+
+  it('registers each tool with the plugin description, schema and an io.entropic/plugin _meta', async () => {
+    const server = new McpServer({ name: 'bridge-test', version: '1.0.0' });
+    const names = mountPlugin(server, await load(isolation));
+    expect(names).toContain('fx.echo');
+    const client = await serve(server);
+    const echo = (await client.listTools()).tools.find((t) => t.name === 'fx.echo');
+    expect(echo?.description).toBe('Echoes text.');
+    expect(echo?.inputSchema).toMatchObject({ required: ['text'] });
+    expect(echo?._meta).toEqual({ 'io.entropic/plugin': { plugin: 'fx', tool: 'echo' } });
+  });
 });
