@@ -44,6 +44,7 @@ export { ConfigError, loadServeConfig, parseServeConfig } from './config/parse.j
 export { resolveServePlan, type ServePlan } from './config/plan.js';
 export type { PluginEntry, ServeFileConfig } from './config/types.js';
 export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './errors.js';
+export type { InProcessPlugin } from './inprocess/index.js';
 export { loadPlugin } from './load.js';
 export type {
   CallOptions,
