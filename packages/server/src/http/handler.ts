@@ -218,7 +218,8 @@ function classify(message: unknown): Kind | undefined {
   const m = message as JsonRpcMessage;
   if (m.jsonrpc !== '2.0') return undefined;
   const id = m.id;
-  const hasId = typeof id === 'string' || typeof id === 'number';
+  // A number that JSON.parse turned into Infinity (1e400) is no id: the core could not answer it.
+  const hasId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
   if (typeof m.method === 'string') {
     if (hasId) return 'request';
     return id === undefined ? 'notification' : undefined;
