@@ -62,7 +62,9 @@ export function formatBanner(input: BannerInput): string {
     JSON.stringify(clientConfig(input), null, 2),
     '',
     `MCP Inspector: ${inspectorCommand(input)}`,
-    '',
   );
+  if (input.url !== undefined)
+    lines.push('Ctrl+C (SIGINT) or SIGTERM stops the server and closes the plugins.');
+  lines.push('');
   return lines.join('\n');
 }
