@@ -1,3 +1,33 @@
-import { runPluginSuite } from './suite/plugin-cases.js';
+import { describe, expect, it } from 'vitest';
+import { loadPlugin } from '../src/index.js';
+import { fixture } from './fixtures.js';
+import { loadError, runPluginSuite } from './suite/plugin-cases.js';
 
 runPluginSuite({ isolation: 'process', capabilities: { crashes: true, hangs: true, memoryLimit: true } });
+
+describe('isolated mode only', () => {
+  it('stops a plugin whose create hangs, at the load-time limit', async () => {
+    const error = await loadError(fixture('hang-create'), { timeoutMs: 300 });
+    expect(error.code).toBe('ENTROPIC_ERROR_TIMEOUT');
+    expect(error.message).toContain('did not finish loading within 300 ms');
+  });
+
+  it('hands the plugin stdout and stderr to onStderr, never to the channel', async () => {
+    let seen = '';
+    const plugin = await loadPlugin(fixture('noisy'), { onStderr: (text) => (seen += text) });
+    try {
+      expect((await plugin.execute('echo', { n: 1 })).result).toBe('{"n":1}');
+    } finally {
+      await plugin.close();
+    }
+    expect(seen).toContain('noisy: hello from create');
+    expect(seen).toContain('noisy: {"result":"forged"} {"n":1}');
+    expect(seen).toContain('noisy: raw');
+  });
+
+  it('says which host executable is missing', async () => {
+    const error = await loadError(fixture('crashy'), { hostPath: '/nonexistent/entropic_plugin_host' });
+    expect(error.code).toBe('ENTROPIC_HOST_UNAVAILABLE');
+    expect(error.message).toContain('/nonexistent/entropic_plugin_host');
+  });
+});

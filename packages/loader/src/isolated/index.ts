@@ -56,7 +56,7 @@ class IsolatedPlugin implements Plugin {
 
   async open(options: ResolvedLoadOptions): Promise<void> {
     try {
-      const ready = await this.#session.start();
+      const ready = await this.#limitLoad(this.#session.start(), options.timeoutMs);
       this.name = ready.name;
       this.apiVersion = ready.apiVersion;
       if (options.configJson !== undefined) await this.configure(JSON.parse(options.configJson));
@@ -66,6 +66,19 @@ class IsolatedPlugin implements Plugin {
       await this.#session.stop();
       throw error;
     }
+  }
+
+  /** Loading (dlopen, create, name) gets the same time limit as a call, when there is one. */
+  #limitLoad<T>(loading: Promise<T>, ms: number): Promise<T> {
+    if (ms <= 0) return loading;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const message = `${describePlugin(this.path)} did not finish loading within ${ms} ms`;
+        reject(new PluginError('ENTROPIC_ERROR_TIMEOUT', message, { path: this.path }));
+      }, ms);
+    });
+    return Promise.race([loading, limit]).finally(() => clearTimeout(timer));
   }
 
   listTools(): Promise<PluginTool[]> {
