@@ -24,6 +24,7 @@ afterAll(async () => {
 describe('serve --isolation none', () => {
   it('reports the in-process mode at start-up and lists the tools', async () => {
     expect(server.stderr()).toContain('in-process');
+    expect(server.stderr()).toContain('warning: fx run(s) in-process while MCP travels over stdin/stdout');
     const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name)).toContain('fx.echo');
   });

@@ -50,6 +50,14 @@ export function formatBanner(input: BannerInput): string {
     );
   }
   for (const failure of input.failures) lines.push(`  FAILED (skipped by --keep-going) ${failure}`);
+  const inProcess = input.plugins.filter((p) => p.isolation === 'none').map((p) => p.name);
+  if (input.transport.kind === 'stdio' && inProcess.length > 0) {
+    lines.push(
+      `warning: ${inProcess.join(', ')} run(s) in-process while MCP travels over stdin/stdout: whatever such a ` +
+        'plugin prints to stdout corrupts the channel and whatever it reads from stdin is lost; prefer ' +
+        '--isolation process or --http for plugins that touch stdio',
+    );
+  }
   if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
     lines.push(
       `warning: bound to ${input.transport.host}, reachable from other machines, with no authentication`,
