@@ -124,7 +124,7 @@ export async function runCheck(opts: CheckOptions): Promise<CheckReport> {
     findings.push(...(await compareWithBase({ ...opts, repo }, head, label, choice, binary, notes)));
   } else {
     notes.push(
-      'base: none (HEAD is main or has no main to fork from) — self-consistency checks only; pass --base REF to compare',
+      'base: none (a clean main, or no main to fork from): self-consistency checks only; pass --base REF to compare',
     );
   }
   return { findings, notes };
