@@ -116,14 +116,7 @@ void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
   core->instance->TakeOutcomes(core->batch);
   if (core->batch.empty()) return;
   bool destroyed = false;
-  Napi::Array list = Napi::Array::New(env, core->batch.size() * 2);
-  uint32_t at = 0;
-  for (Outcome& outcome : core->batch) {
-    destroyed = destroyed || outcome.kind == JobKind::kDestroy;
-    list.Set(at++, Napi::Number::New(env, outcome.id));
-    list.Set(at++, PayloadOf(env, core, outcome));
-  }
-  core->batch.clear();
+  for (const Outcome& outcome : core->batch) destroyed = destroyed || outcome.kind == JobKind::kDestroy;
   if (destroyed) {
     // The thread left its loop right after the destroy: join it and let the function go.
     core->shut_down = true;
@@ -132,8 +125,16 @@ void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
     RemoveHook(core);
   }
   try {
+    Napi::Array list = Napi::Array::New(env, core->batch.size() * 2);
+    uint32_t at = 0;
+    for (Outcome& outcome : core->batch) {
+      list.Set(at++, Napi::Number::New(env, outcome.id));
+      list.Set(at++, PayloadOf(env, core, outcome));
+    }
+    core->batch.clear();
     Napi::Function(env, callback).Call({list});
   } catch (const Napi::Error& error) {
+    core->batch.clear();
     error.ThrowAsJavaScriptException();  // reported by Node as an uncaught exception
   }
 }
