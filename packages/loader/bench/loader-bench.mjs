@@ -98,3 +98,19 @@ for (const mode of values.modes.split(',')) {
   if (mode === 'none') measureSync('executeSync (blocking)', () => plugin.executeSync('echo', args));
   await plugin.close();
 }
+
+// Large answers: the 5 MB result of the bad-answers fixture's `huge` tool, awaited one at a time.
+const huge = join(here, '..', 'test', 'fixtures', 'build', 'bad-answers.so');
+for (const mode of existsSync(huge) ? values.modes.split(',') : []) {
+  const plugin = await loadPlugin(huge, { isolation: mode }).catch(() => undefined);
+  if (plugin === undefined) continue;
+  await plugin.execute('huge', {});
+  const n = 20;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) await plugin.execute('huge', {});
+  const ms = Number(process.hrtime.bigint() - start) / 1e6 / n;
+  console.log(
+    `${`5 MB answer, '${mode}'`.padEnd(24)} awaited: ${ms.toFixed(1)} ms/call  (${(5 / (ms / 1000)).toFixed(0)} MB/s)`,
+  );
+  await plugin.close();
+}
