@@ -5,9 +5,20 @@
  */
 import { pbkdf2 } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Addon, JobKind } from '../src/inprocess/binding.js';
 import type { InProcessPlugin } from '../src/inprocess/index.js';
-import { buildFixtures, loadInProcess, nowUs, type Span, span, TIMING } from './inprocess-helpers.js';
+import {
+  buildFixtures,
+  LOADER_ROOT,
+  loadInProcess,
+  nowUs,
+  type Span,
+  span,
+  TIMING,
+} from './inprocess-helpers.js';
 
 const opened: InProcessPlugin[] = [];
 
@@ -70,6 +81,35 @@ describe('in-process threading', () => {
     expect(await Promise.all(pool)).toEqual(new Array(8).fill(0));
     await Promise.all(slow);
     expect(slowDone).toBe(8);
+  });
+
+  it('hands finished calls back in batches, not one wake-up per call', async () => {
+    const require = createRequire(import.meta.url);
+    const addon = require(join(LOADER_ROOT, 'build', 'Release', 'entropic_loader.node')) as Addon;
+    const batches: number[] = [];
+    let done: () => void = () => {};
+    const finished = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const native = new addon.NativePlugin(TIMING, (list) => {
+      batches.push(list.length / 2);
+      if (batches.reduce((a, b) => a + b, 0) === 1001) done();
+    });
+    native.ref();
+    const heads = new Uint32Array(2 * 1001);
+    let text = `${TIMING}\0\0`;
+    for (let id = 1; id <= 1000; id++) {
+      heads.set([id, JobKind.execute], 2 * id);
+      text += `echo\0{"id":${id}}\0`;
+    }
+    expect(native.submit(heads, text)).toBe(true);
+    // Keep the JS thread busy while the instance thread answers all of them.
+    const until = Date.now() + 300;
+    while (Date.now() < until) {}
+    await finished;
+    native.shutdown();
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(1001);
+    expect(batches.length).toBeLessThan(20);
   });
 
   it('runs executeSync on the JS thread after every queued call', async () => {
