@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 // Start-up of `entropic-mcp serve`: refusals are loud (which plugin, why), --keep-going continues.
 import { describe, expect, it } from 'vitest';
 import { buildFixture, connectHttp, notAPlugin, runServe, startHttp, tempDir } from './serve-helpers.js';
@@ -47,5 +48,23 @@ describe('serve start-up', () => {
     const bad = await runServe(['--isolation', 'thread']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--isolation expects process or none');
+  });
+
+  it('reports a busy HTTP port and exits, closing the plugins it had loaded', async () => {
+    const blocker = createServer();
+    await new Promise<void>((ready) => blocker.listen(0, '127.0.0.1', ready));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const result = await runServe([
+        '--plugin',
+        buildFixture(tempDir('busy')),
+        '--http',
+        `127.0.0.1:${port}`,
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('EADDRINUSE');
+    } finally {
+      blocker.close();
+    }
   });
 });
