@@ -72,9 +72,10 @@ describe('entropic-mcp call', () => {
     expect(r.stderr).toContain('SIGABRT');
   });
   it('stops a hung call at --timeout', () => {
-    const r = run('call', fixture('crashy'), 'hang', '--timeout', '300');
+    const r = run('call', fixture('crashy'), 'hang', '--timeout', '1500');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('ENTROPIC_ERROR_TIMEOUT (11)');
+    expect(r.stderr).toContain('did not answer within 1500 ms');
   });
   it('reports a bad answer naming the plugin', () => {
     const r = run('call', fixture('bad-answers'), 'missing_result');
