@@ -209,6 +209,13 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
         expect(answer.result.replaceAll('x', '')).toBe('');
       });
     });
+    it('carries 3 MB of arguments intact', async () => {
+      await using('crashy', async (p) => {
+        const text = 'é'.repeat(1024 * 1024) + 'end';
+        const answer = await p.execute('echo', { text });
+        expect(JSON.parse(answer.result).text).toBe(text);
+      });
+    });
     it('keeps the answers intact when the plugin writes to stdout', async () => {
       await using('noisy', async (p) => {
         const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => p.execute('echo', { i })));
