@@ -7,58 +7,15 @@ import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Isolation, type LoadOptions, loadPlugin, type Plugin, PluginError } from '../../src/index.js';
+import { type Isolation, loadPlugin } from '../../src/index.js';
 import { fixture } from '../fixtures.js';
+import { runFaultCases } from './fault-cases.js';
+import { callError, fixtureLoader, loadError, type SuiteOptions } from './helpers.js';
 
-export interface SuiteCapabilities {
-  /** The mode survives a plugin that segfaults, aborts or exits, and restarts it. */
-  readonly crashes: boolean;
-  /** A hung call can be timed out or cancelled and the plugin used again. */
-  readonly hangs: boolean;
-  /** `memoryLimitMb` is enforced. */
-  readonly memoryLimit: boolean;
-}
-
-export interface SuiteOptions {
-  readonly isolation: Isolation;
-  readonly capabilities: SuiteCapabilities;
-}
-
-export async function loadError(path: string, options: LoadOptions = {}): Promise<PluginError> {
-  const error = await loadPlugin(path, options).then(
-    (p) => {
-      void p.close();
-      throw new Error(`${path} loaded but should have been refused`);
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
-
-export async function callError(promise: Promise<unknown>): Promise<PluginError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('the call succeeded but should have failed');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(PluginError);
-  return error as PluginError;
-}
+export { callError, loadError, type SuiteCapabilities, type SuiteOptions } from './helpers.js';
 
 export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void {
-  const quiet = isolation === 'process' ? { onStderr: () => {} } : {};
-  const open = (name: string, options: LoadOptions = {}) =>
-    loadPlugin(fixture(name), { isolation, ...quiet, ...options });
-  const using = async (name: string, body: (p: Plugin) => Promise<void>, options: LoadOptions = {}) => {
-    const plugin = await open(name, options);
-    try {
-      await body(plugin);
-    } finally {
-      await plugin.close();
-    }
-  };
+  const { open, using } = fixtureLoader(isolation);
 
   describe(`arguments are checked before native code (${isolation})`, () => {
     it('rejects a relative path with a TypeError', async () => {
@@ -211,7 +168,7 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
     });
     it('carries 3 MB of arguments intact', async () => {
       await using('crashy', async (p) => {
-        const text = 'é'.repeat(1024 * 1024) + 'end';
+        const text = `${'é'.repeat(1024 * 1024)}end`;
         const answer = await p.execute('echo', { text });
         expect(JSON.parse(answer.result).text).toBe(text);
       });
@@ -280,137 +237,5 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
     });
   });
 
-  describe.runIf(capabilities.crashes)(`crashes (${isolation})`, () => {
-    it('turns a segfault into ENTROPIC_PLUGIN_CRASHED with the signal, then restarts and replays', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'plugin-cwd-'));
-      await using(
-        'crashy',
-        async (p) => {
-          await p.execute('echo', {});
-          const error = await callError(p.execute('segv', {}));
-          expect(error.code).toBe('ENTROPIC_PLUGIN_CRASHED');
-          expect(error.signal).toBe('SIGSEGV');
-          expect(error.message).toContain('SIGSEGV');
-          expect(error.message).toContain('"segv"');
-          const state = JSON.parse((await p.execute('state', {})).result);
-          expect(state).toEqual({ config: { n: 1 }, dir, calls: 1 });
-        },
-        { config: { n: 1 }, workingDir: dir },
-      );
-    });
-    it('reports abort with SIGABRT and what the plugin wrote to stderr', async () => {
-      await using('crashy', async (p) => {
-        const error = await callError(p.execute('abort', {}));
-        expect(error.signal).toBe('SIGABRT');
-        expect(error.stderr).toContain('about to abort');
-        expect((await p.execute('echo', { ok: 1 })).result).toBe('{"ok":1}');
-      });
-    });
-    it('reports an exit with its status', async () => {
-      await using('crashy', async (p) => {
-        const error = await callError(p.execute('exit', {}));
-        expect(error.code).toBe('ENTROPIC_PLUGIN_CRASHED');
-        expect(error.exitCode).toBe(7);
-      });
-    });
-    it('fails every call in flight when the host crashes', async () => {
-      await using('crashy', async (p) => {
-        const calls = [p.execute('sleep', { ms: 20 }), p.execute('segv', {}), p.execute('echo', {})];
-        const results = await Promise.allSettled(calls);
-        expect(results[0]!.status).toBe('fulfilled');
-        for (const r of results.slice(1)) {
-          expect(r.status).toBe('rejected');
-          expect((r as PromiseRejectedResult).reason.code).toBe('ENTROPIC_PLUGIN_CRASHED');
-        }
-      });
-    });
-  });
-
-  describe.runIf(capabilities.crashes)(`answers finished before a crash (${isolation})`, () => {
-    for (const tool of ['segv', 'abort', 'exit']) {
-      it(`are delivered although ${tool} follows them at once`, async () => {
-        await using('crashy', async (p) => {
-          const before = Array.from({ length: 20 }, (_, i) => p.execute('echo', { i }));
-          const crash = p.execute(tool, {});
-          const answers = await Promise.all(before);
-          expect(answers.map((a) => JSON.parse(a.result).i)).toEqual([...Array(20).keys()]);
-          expect((await callError(crash)).code).toBe('ENTROPIC_PLUGIN_CRASHED');
-        });
-      });
-    }
-  });
-
-  describe.runIf(capabilities.hangs)(`hangs (${isolation})`, () => {
-    it('delivers the answers finished before a call that hangs', async () => {
-      await using('crashy', async (p) => {
-        const echo = p.execute('echo', { first: true });
-        const hung = p.execute('hang', {}, { timeoutMs: 3000 });
-        const first = await Promise.race([
-          echo,
-          hung.then(
-            () => 'hang answered',
-            () => 'hang failed first',
-          ),
-        ]);
-        expect(first).toEqual({ result: '{"first":true}', directives: [] });
-        expect((await callError(hung)).code).toBe('ENTROPIC_ERROR_TIMEOUT');
-      });
-    });
-
-    it('times out a hung call, then serves the next one', async () => {
-      await using('crashy', async (p) => {
-        const error = await callError(p.execute('hang', {}, { timeoutMs: 300 }));
-        expect(error.code).toBe('ENTROPIC_ERROR_TIMEOUT');
-        expect(error.errno).toBe(11);
-        expect(error.message).toContain('300 ms');
-        expect((await p.execute('echo', { after: 1 })).result).toBe('{"after":1}');
-      });
-    });
-    it('uses the load-time timeout by default', async () => {
-      await using(
-        'crashy',
-        async (p) => {
-          expect((await callError(p.execute('hang', {}))).code).toBe('ENTROPIC_ERROR_TIMEOUT');
-        },
-        { timeoutMs: 1500 },
-      );
-    });
-    it('cancels a hung call through its AbortSignal', async () => {
-      await using('crashy', async (p) => {
-        const controller = new AbortController();
-        setTimeout(() => controller.abort(), 100);
-        const error = await callError(p.execute('hang', {}, { signal: controller.signal }));
-        expect(error.code).toBe('ENTROPIC_ERROR_CANCELLED');
-        expect(error.errno).toBe(12);
-        expect((await p.execute('echo', {})).result).toBe('{}');
-        const aborted = await callError(p.execute('echo', {}, { signal: AbortSignal.abort() }));
-        expect(aborted.code).toBe('ENTROPIC_ERROR_CANCELLED');
-      });
-    });
-    it('runs the calls queued behind a timed-out call exactly once', async () => {
-      await using('crashy', async (p) => {
-        const hung = p.execute('hang', {}, { timeoutMs: 300 });
-        const queued = [p.execute('echo', { q: 1 }), p.execute('state', {})];
-        expect((await callError(hung)).code).toBe('ENTROPIC_ERROR_TIMEOUT');
-        const [echo, state] = await Promise.all(queued);
-        expect(echo!.result).toBe('{"q":1}');
-        expect(JSON.parse(state!.result).calls).toBe(2);
-      });
-    });
-  });
-
-  describe.runIf(capabilities.memoryLimit)(`memory limit (${isolation})`, () => {
-    it('applies memoryLimitMb to the plugin', async () => {
-      await using('crashy', async (p) =>
-        expect((await p.execute('alloc', { mb: 256 })).result).toBe('allocated'),
-      );
-      await using(
-        'crashy',
-        async (p) => expect((await p.execute('alloc', { mb: 256 })).result).toBe('refused'),
-        {
-          memoryLimitMb: 128,
-        },
-      );
-    });
-  });
+  runFaultCases({ isolation, capabilities });
 }
