@@ -15,14 +15,16 @@ function table(plugin: Plugin): string {
     `tools       ${plugin.tools.length}`,
   ];
   if (plugin.tools.length > 0) {
-    const width = Math.max(4, ...plugin.tools.map((t) => t.name.length));
-    lines.push('', `  ${'TOOL'.padEnd(width)}  ARGUMENTS  DESCRIPTION`);
-    for (const tool of plugin.tools) {
+    const rows = plugin.tools.map((tool) => {
       const props = tool.inputSchema.properties;
       const args = props !== null && typeof props === 'object' ? Object.keys(props).join(',') : '';
-      lines.push(
-        `  ${tool.name.padEnd(width)}  ${(args || '-').padEnd(9)}  ${tool.description ?? ''}`.trimEnd(),
-      );
+      return [tool.name, args || '-', tool.description ?? ''] as const;
+    });
+    const nameWidth = Math.max(4, ...rows.map((r) => r[0].length));
+    const argsWidth = Math.max(9, ...rows.map((r) => r[1].length));
+    lines.push('', `  ${'TOOL'.padEnd(nameWidth)}  ${'ARGUMENTS'.padEnd(argsWidth)}  DESCRIPTION`);
+    for (const [name, args, description] of rows) {
+      lines.push(`  ${name.padEnd(nameWidth)}  ${args.padEnd(argsWidth)}  ${description}`.trimEnd());
     }
   }
   return `${lines.join('\n')}\n`;
