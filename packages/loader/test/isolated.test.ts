@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/index.js';
 import { fixture } from './fixtures.js';
@@ -23,6 +26,21 @@ describe('isolated mode only', () => {
     expect(seen).toContain('noisy: hello from create');
     expect(seen).toContain('noisy: {"result":"forged"} {"n":1}');
     expect(seen).toContain('noisy: raw');
+  });
+
+  it('lets Node exit while a loaded plugin is idle, and the host exits with it', () => {
+    const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'index.js');
+    const script = `import { loadPlugin } from ${JSON.stringify(dist)};
+      const p = await loadPlugin(${JSON.stringify(fixture('crashy'))});
+      const a = await p.execute('echo', { n: 1 });
+      console.log(a.result, (await p.execute('state', {})).result.length > 0);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('{"n":1} true');
   });
 
   it('says which host executable is missing', async () => {
