@@ -72,6 +72,19 @@ describe('Streamable HTTP: session lifecycle', () => {
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]?.data ?? '{}').result.protocolVersion).toBe('2025-06-18');
     expect(events[0]?.id).toBeTruthy();
+    // Its GET stream has no priming event either, yet the headers arrive at once.
+    const sessionId = old.headers.get('mcp-session-id') as string;
+    const controller = new AbortController();
+    const get = await fetch(srv.url, {
+      headers: {
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-06-18',
+        accept: 'text/event-stream',
+      },
+      signal: controller.signal,
+    });
+    expect(get.status).toBe(200);
+    controller.abort();
   });
 
   it('resumes through a pluggable asynchronous event store', async () => {

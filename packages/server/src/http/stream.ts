@@ -19,6 +19,8 @@ export class SseStream {
   tail: Promise<void> | undefined;
   /** Events written while no connection was attached (standalone stream only). */
   backlog: string[] | undefined;
+  /** Text to send before the next event (the priming event, held back to share its write). */
+  prefix: string | undefined;
   /** Reports a failure of an asynchronous event store. */
   onError: ((error: Error) => void) | undefined;
 
@@ -35,8 +37,20 @@ export class SseStream {
     });
   }
 
+  /** Send the held-back prefix, if any, on its own. */
+  flushPrefix(): void {
+    const prefix = this.prefix;
+    if (prefix === undefined) return;
+    this.prefix = undefined;
+    if (writable(this.res)) this.res.write(prefix);
+  }
+
   /** Write raw SSE text to the live connection, or keep it for the next one (standalone only). */
   write(text: string, maxBacklog: number): void {
+    if (this.prefix !== undefined) {
+      text = this.prefix + text;
+      this.prefix = undefined;
+    }
     const res = this.res;
     if (writable(res)) {
       res.write(text);
@@ -71,7 +85,9 @@ export class SseStream {
   detach(finalText?: string): void {
     const res = this.res;
     this.res = undefined;
-    if (writable(res)) res.end(finalText);
+    const text = (this.prefix ?? '') + (finalText ?? '');
+    this.prefix = undefined;
+    if (writable(res)) res.end(text);
   }
 
   readonly #fail = (error: unknown): void => {
@@ -89,6 +105,8 @@ export class SseStream {
     }
     const res = this.res;
     this.res = undefined;
-    if (writable(res)) res.end(text);
+    const prefix = this.prefix;
+    this.prefix = undefined;
+    if (writable(res)) res.end(prefix === undefined ? text : prefix + text);
   }
 }

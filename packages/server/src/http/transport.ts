@@ -120,6 +120,10 @@ export class HttpServerTransport implements Transport {
       this.#routes.set(id, stream);
       res.writeHead(200, this.#sseHead);
       this.#prime(stream, res, headerVersion ?? versionOf(message));
+      this.onmessage?.(message, context);
+      // A response produced synchronously took the priming event along in its write; else send it now.
+      stream.flushPrefix();
+      return;
     }
     this.onmessage?.(message, context);
   }
@@ -142,6 +146,7 @@ export class HttpServerTransport implements Transport {
           res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.message)}\n\n`);
         if (stream === undefined) res.end();
         else {
+          res.flushHeaders();
           stream.backlog = undefined;
           stream.attach(res);
         }
@@ -155,7 +160,8 @@ export class HttpServerTransport implements Transport {
     }
     res.writeHead(200, this.#sseHead);
     this.#prime(standalone, res, this.protocolVersion);
-    standalone.attach(res);
+    standalone.flushPrefix();
+    res.flushHeaders();
     const backlog = standalone.backlog;
     standalone.backlog = undefined;
     if (backlog !== undefined) for (const text of backlog) res.write(text);
@@ -274,7 +280,7 @@ export class HttpServerTransport implements Transport {
     const effective = this.protocolVersion ?? version;
     if (effective === undefined || effective < '2025-11-25') return;
     const id = store.append(stream.id, null);
-    if (typeof id === 'string') res.write(ssePriming(id));
+    if (typeof id === 'string') stream.prefix = ssePriming(id);
     else {
       stream.tail = id
         .then((eventId) => void (writable(stream.res) && stream.res.write(ssePriming(eventId))))
