@@ -1,4 +1,5 @@
 /** How plugin answers and failures become `tools/call` results. */
+import { basename } from 'node:path';
 import { PluginError } from '../errors.js';
 import type { PluginAnswer } from '../types.js';
 import type { BridgeToolResult } from './types.js';
@@ -21,11 +22,16 @@ export function answerToResult(answer: PluginAnswer): BridgeToolResult {
   };
 }
 
+/** What a client sees names the plugin's file, never where it lives on the server. */
+function withoutPath(message: string, path: string | undefined): string {
+  return path === undefined || path === '' ? message : message.split(path).join(basename(path));
+}
+
 function describeFailure(error: unknown): { code: string; message: string; signal?: string } {
   if (error instanceof PluginError) {
     const failure: { code: string; message: string; signal?: string } = {
       code: error.code,
-      message: error.message,
+      message: withoutPath(error.message, error.path),
     };
     if (error.signal !== undefined) failure.signal = error.signal;
     return failure;
