@@ -1,4 +1,6 @@
 // `entropic-mcp serve --http` with the official SDK client over Streamable HTTP: fixtures and the examples.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/load.js';
@@ -82,5 +84,35 @@ describe('serve over Streamable HTTP', () => {
     expect(await own.stop()).toBe(0);
     expect(own.stderr()).toContain('SIGTERM, closing plugins');
     await waitFor(() => hosts.every((pid) => !alive(pid)), 10_000, 'plugin hosts to exit');
+  });
+
+  it('carries a cancellation over HTTP to the plugin host, which is killed; the next call works', async () => {
+    const root = tempDir('http-cancel');
+    const own = await startHttp(['--plugin', buildFixture(tempDir('fx3')), '--root', root]);
+    const client = await connectHttp(own.url);
+    try {
+      const pidFile = join(root, 'hang.pid');
+      const controller = new AbortController();
+      const call = client.callTool({ name: 'fx.hang', arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
+      const settled = call.then(
+        () => 'resolved',
+        () => 'rejected',
+      );
+      await waitFor(
+        () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0,
+        20_000,
+        'hang.pid',
+      );
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      controller.abort();
+      expect(await settled).toBe('rejected');
+      await waitFor(() => !alive(pid), 20_000, `host process ${pid} to be killed`);
+      expect(textOf(await client.callTool({ name: 'fx.echo', arguments: { text: 'again' } }))).toBe('again');
+    } finally {
+      await client.close();
+      await own.stop();
+    }
   });
 });
