@@ -36,6 +36,7 @@ function pluginTarget(name, label, isolation) {
     command: node,
     args: [loaderCli, 'serve', '--stdio', '--plugin', so ?? 'echo', '--isolation', isolation],
     ...echoCall,
+    tool: 'echo.echo',
     skip: () => missing(loaderCli) ?? (so ? undefined : 'not built: examples/plugins/echo/build/*.so'),
   };
 }
