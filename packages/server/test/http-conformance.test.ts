@@ -5,7 +5,7 @@
  */
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -119,8 +119,23 @@ function runSuite(url: string, dir: string): Check[] {
 }
 
 const outDirs: string[] = [];
+/** Newest modification time of the .ts files under `dir` (0 when none). */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts')) {
+      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return latest;
+}
+
 beforeAll(() => {
-  build(join(pkg, 'tsconfig.build.json'));
+  // The package build (turbo runs it before tests) is reused when it is newer than the sources, so
+  // a test run never rewrites files other packages' tests may be reading.
+  const built = join(pkg, 'dist/http/index.js');
+  if (!existsSync(built) || statSync(built).mtimeMs < newest(join(pkg, 'src')))
+    build(join(pkg, 'tsconfig.build.json'));
   build(join(example, 'tsconfig.build.json'));
 }, 180_000);
 afterAll(() => {
