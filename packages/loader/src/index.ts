@@ -12,6 +12,7 @@ export {
   mountPlugin,
   mountPlugins,
   ToolCollisionError,
+  ToolRegistrationError,
   toolName,
 } from './bridge/mount.js';
 export {

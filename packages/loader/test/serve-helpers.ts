@@ -21,13 +21,22 @@ export function tempDir(prefix: string): string {
   return realpathSync(mkdtempSync(join(tmpdir(), `entropic-${prefix}-`)));
 }
 
-/** Compiles test/serve-fixtures/sturdy.c as plugin `name` into `dir`; returns the absolute .so path. */
-export function buildFixture(dir: string, name = 'fx', file = `lib${name}.so`): string {
+/**
+ * Compiles test/serve-fixtures/sturdy.c as plugin `name` into `dir`; returns the absolute .so path.
+ * `defines`: `BAD_SCHEMA` adds a tool whose inputSchema no JSON Schema validator accepts.
+ */
+export function buildFixture(
+  dir: string,
+  name = 'fx',
+  file = `lib${name}.so`,
+  defines: string[] = [],
+): string {
   const out = join(dir, file);
   execFileSync('cc', [
     '-std=c11',
     '-D_DEFAULT_SOURCE',
     `-DPLUGIN_NAME="${name}"`,
+    ...defines.map((d) => `-D${d}`),
     '-fPIC',
     '-fvisibility=hidden',
     '-shared',

@@ -67,4 +67,24 @@ describe('serve start-up', () => {
       blocker.close();
     }
   });
+
+  it('stops on a plugin tool the server cannot register (a bad inputSchema), unless --keep-going', async () => {
+    const dir = tempDir('bad-schema');
+    const bad = buildFixture(dir, 'bad', 'libbad.so', ['BAD_SCHEMA']);
+    const good = buildFixture(dir, 'good');
+    const refused = await runServe(['--plugin', good, '--plugin', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cannot register tool "bad.broken" of plugin "bad"');
+    const server = await startHttp(['--plugin', good, '--plugin', bad, '--keep-going']);
+    try {
+      expect(server.stderr()).toMatch(/FAILED.*libbad\.so: ENTROPIC_MCP_TOOL_REJECTED/);
+      const client = await connectHttp(server.url);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('good.echo');
+      expect(names.filter((n) => n.startsWith('bad.'))).toEqual([]);
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+  });
 });

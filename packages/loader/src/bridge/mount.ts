@@ -12,6 +12,19 @@ export class ToolCollisionError extends Error {
   }
 }
 
+/** The server refused a plugin tool for another reason than its name (an inputSchema it cannot compile...). */
+export class ToolRegistrationError extends Error {
+  readonly code = 'ENTROPIC_MCP_TOOL_REJECTED';
+  constructor(
+    message: string,
+    readonly plugin: Plugin,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ToolRegistrationError';
+  }
+}
+
 export function toolName(plugin: Plugin, tool: PluginTool): string {
   return `${plugin.name}.${tool.name}`;
 }
@@ -58,9 +71,10 @@ function register(
     undo.push(removerOf(server.addTool(definition, makeHandler(plugin, tool, options))));
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    throw new ToolCollisionError(
-      `cannot register tool "${name}" of plugin "${plugin.name}" (${plugin.path}): ${why}`,
-    );
+    const message = `cannot register tool "${name}" of plugin "${plugin.name}" (${plugin.path}): ${why}`;
+    if ((cause as { code?: unknown } | null)?.code === 'DUPLICATE_TOOL')
+      throw new ToolCollisionError(message);
+    throw new ToolRegistrationError(message, plugin, { cause });
   }
   return name;
 }
@@ -80,7 +94,8 @@ function undoAll(undo: (() => void)[]): void {
 }
 
 /**
- * Mounts one plugin's tools; returns the registered names. A taken name throws `ToolCollisionError`, after
+ * Mounts one plugin's tools; returns the registered names. A taken name throws `ToolCollisionError`, any other
+ * refusal by the server (an inputSchema it cannot compile) `ToolRegistrationError`; either comes after
  * removing the tools this call had already registered (when the server can remove them).
  */
 export function mountPlugin(server: ToolHost, plugin: Plugin, options: MountOptions = {}): string[] {
@@ -124,7 +139,8 @@ export interface MountEntry {
 
 /**
  * Mounts several plugins after checking that no two of them claim the same name; a clash, or a name already
- * registered on the server, throws `ToolCollisionError` listing the clashes. `options` apply to every plugin
+ * registered on the server, throws `ToolCollisionError` listing the clashes (`ToolRegistrationError` for a
+ * tool the server refuses for another reason). `options` apply to every plugin
  * unless an entry brings its own. Returns the registered names per plugin, in order.
  */
 export function mountPlugins(

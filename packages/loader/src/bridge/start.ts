@@ -12,7 +12,7 @@ import { resolveServePlan } from '../config/plan.js';
 import type { Plugin } from '../types.js';
 import { formatBanner } from './banner.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
-import { mountPlugins } from './mount.js';
+import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from './mount.js';
 import type { DirectivesHook } from './types.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
@@ -95,11 +95,21 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     markEnded = resolve;
   });
   try {
-    mountPlugins(
-      server,
-      plugins,
-      options.onDirectives === undefined ? {} : { onDirectives: options.onDirectives },
-    );
+    const mountOptions = options.onDirectives === undefined ? {} : { onDirectives: options.onDirectives };
+    const clashes = findCollisions(plugins);
+    if (clashes.length > 0) {
+      throw new ToolCollisionError(`refusing to serve clashing names:\n  ${clashes.join('\n  ')}`);
+    }
+    for (const plugin of [...plugins]) {
+      try {
+        mountPlugin(server, plugin, mountOptions);
+      } catch (error) {
+        if (!(error instanceof ToolRegistrationError) || !plan.keepGoing) throw error;
+        failures.push(`${plugin.path}: ${error.code}: ${error.message}`);
+        plugins.splice(plugins.indexOf(plugin), 1);
+        await plugin.close();
+      }
+    }
     if (plan.transport.kind === 'http') {
       const http = await serveHttp(server, { host: plan.transport.host, port: plan.transport.port });
       url = http.url;

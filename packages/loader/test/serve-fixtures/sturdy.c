@@ -59,7 +59,11 @@ char *entropic_mcp_server_list_tools(entropic_mcp_server_t s) {
       "{\"name\":\"stop\",\"description\":\"Answers with directives.\",\"inputSchema\":" OBJ("", "") "},"
       "{\"name\":\"crash\",\"description\":\"Dies of SIGSEGV.\",\"inputSchema\":" OBJ("", "") "},"
       "{\"name\":\"hang\",\"description\":\"Writes its pid to hang.pid in the working dir, then never returns.\",\"inputSchema\":" OBJ("", "") "},"
-      "{\"name\":\"garbage\",\"description\":\"Answers with something that is not an envelope.\",\"inputSchema\":" OBJ("", "") "}]");
+      "{\"name\":\"garbage\",\"description\":\"Answers with something that is not an envelope.\",\"inputSchema\":" OBJ("", "") "}"
+#ifdef BAD_SCHEMA
+      ",{\"name\":\"broken\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"nonsense\"}}}}"
+#endif
+      "]");
 }
 
 char *entropic_mcp_server_execute(entropic_mcp_server_t s, const char *tool, const char *args) {
