@@ -135,7 +135,7 @@ describe('Streamable HTTP: security defaults', () => {
     expect(res.body).not.toMatch(/at |\/work\/|node_modules|\.ts/);
   });
 
-  it('200 idle sockets do not stop it serving others; the headers timeout closes them', async () => {
+  it('200 idle sockets do not stop it serving others; the headers timeout closes them, silent ones too', async () => {
     const srv = await serve({ headersTimeout: 2000, requestTimeout: 4000 });
     const { port } = new URL(srv.url);
     const sockets: Socket[] = [];
@@ -152,7 +152,9 @@ describe('Streamable HTTP: security defaults', () => {
             s.on('data', (d: Buffer) => {
               if (d.toString().startsWith('HTTP/1.1 408')) timedOut++;
             });
-            s.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+            // Half start a request and stall; half never send a byte.
+            if (sockets.length % 2 === 0) s.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+            else s.resume();
             sockets.push(s);
           }),
       ),

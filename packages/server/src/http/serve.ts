@@ -44,16 +44,24 @@ export async function serveHttp(
     dnsRebindingProtection: options.dnsRebindingProtection ?? LOOPBACK_HOSTS.has(host),
   });
   const headersTimeout = count(options.headersTimeout, 10_000, 'headersTimeout');
+  const checkEvery = Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4)));
   const server = createServer(
     {
       maxHeaderSize: count(options.maxHeaderSize, 16 * 1024, 'maxHeaderSize'),
       headersTimeout,
       requestTimeout: Math.max(count(options.requestTimeout, 30_000, 'requestTimeout'), headersTimeout),
       keepAliveTimeout: count(options.keepAliveTimeout, 5_000, 'keepAliveTimeout'),
-      connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4))),
+      connectionsCheckingInterval: checkEvery,
     },
-    handler,
+    (req, res) => {
+      if (req.socket.timeout !== undefined && req.socket.timeout > 0) req.socket.setTimeout(0);
+      handler(req, res);
+    },
   );
+  // A connection that never starts a request is closed soon after headersTimeout too (node:http
+  // only times out requests that have begun, with a 408). Once a request starts, this is cleared.
+  const silentTimeout = headersTimeout + 2 * checkEvery;
+  server.on('connection', (socket) => socket.setTimeout(silentTimeout));
   server.maxConnections = count(options.maxConnections, 1024, 'maxConnections');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -19,9 +19,6 @@ export function sseRetry(ms: number): string {
   return `retry: ${ms}\n\n`;
 }
 
-/** A comment line; clients ignore it. Used as a keep-alive on long-lived streams. */
-export const SSE_KEEPALIVE = ': keep-alive\n\n';
-
 /** Headers of every SSE response; the session id (when there is one) is added per session. */
 export function sseHeaders(sessionId: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
