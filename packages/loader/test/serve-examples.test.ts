@@ -49,7 +49,9 @@ describe('scripts/serve-examples.mjs', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       expect(url).not.toContain(`:${busyPort}/`);
       expect(stderr).toContain('"mcpServers"');
-      expect(stderr).toContain(`npx @modelcontextprotocol/inspector --transport http --server-url ${url}`);
+      expect(stderr).toContain(
+        `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+      );
       const client = await connectHttp(url);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());

@@ -30,11 +30,15 @@ function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
-export function inspectorCommand(input: BannerInput): string {
+/** How to reach this server from MCP Inspector: one line per way (browser UI, command line). */
+export function inspectorLines(input: BannerInput): string[] {
   if (input.url !== undefined) {
-    return `npx @modelcontextprotocol/inspector --transport http --server-url ${input.url}`;
+    return [
+      `MCP Inspector, browser UI:   npx @modelcontextprotocol/inspector  (Transport Type "Streamable HTTP", URL ${input.url})`,
+      `MCP Inspector, command line: npx @modelcontextprotocol/inspector --cli ${input.url} --transport http --method tools/list`,
+    ];
   }
-  return `npx @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`;
+  return [`MCP Inspector: npx @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`];
 }
 
 export function formatBanner(input: BannerInput): string {
@@ -69,7 +73,7 @@ export function formatBanner(input: BannerInput): string {
     'client config:',
     JSON.stringify(clientConfig(input), null, 2),
     '',
-    `MCP Inspector: ${inspectorCommand(input)}`,
+    ...inspectorLines(input),
   );
   if (input.url !== undefined)
     lines.push('Ctrl+C (SIGINT) or SIGTERM stops the server and closes the plugins.');
