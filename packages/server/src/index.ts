@@ -1,3 +1,8 @@
+import { useFullValidator } from './core/validator.js';
+import { ajvValidatorFactory } from './validation/ajv.js';
+
+useFullValidator(ajvValidatorFactory);
+
 export { audio, image, resource, resourceLink, text } from './core/content.js';
 export {
   ErrorCode,

@@ -1,16 +1,13 @@
 /**
- * JSON Schema validation with ajv, compiled once per schema at registration. The dialect follows
- * `$schema`: draft-07 when it says so, JSON Schema 2020-12 otherwise (the MCP default).
+ * JSON Schema validation, compiled once per schema at registration. Schemas inside the common
+ * subset (see simple-schema.ts) get a direct validator; any other schema goes to the full validator
+ * installed with `useFullValidator` (ajv, wired by the package entry and loaded on first use), which
+ * follows `$schema`: draft-07 when it says so, JSON Schema 2020-12 otherwise (the MCP default).
  */
 
-import Ajv2020Module from 'ajv/dist/2020.js';
-import AjvDraft7Module from 'ajv/dist/ajv.js';
-import formatsModule from 'ajv-formats';
 import { LocalError } from './errors.js';
+import { compileSimple } from './simple-schema.js';
 import type { JsonSchema } from './types.js';
-
-type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
-type ValidateFunction = ReturnType<AjvInstance['compile']>;
 
 export interface SchemaIssue {
   /** JSON pointer into the validated value ('' is the value itself). */
@@ -21,54 +18,37 @@ export interface SchemaIssue {
 /** Validates one value; returns undefined when it conforms, otherwise the first problem. */
 export type Validator = (value: unknown) => SchemaIssue | undefined;
 
-let ajv2020: AjvInstance | undefined;
-let ajv7: AjvInstance | undefined;
+/** Compiles any schema; throws (any error) when the schema itself is invalid. */
+export type FullValidatorFactory = (schema: JsonSchema) => Validator;
 
-function unwrap<T>(mod: T): T extends { default: infer D } ? D : T {
-  return ((mod as { default?: unknown }).default ?? mod) as T extends { default: infer D } ? D : T;
+let full: FullValidatorFactory | undefined;
+
+/** Install the validator used for schemas outside the simple subset. */
+export function useFullValidator(factory: FullValidatorFactory): void {
+  full = factory;
 }
 
-function make(Ctor: unknown): AjvInstance {
-  const AjvCtor = Ctor as new (opts: object) => AjvInstance;
-  const instance = new AjvCtor({ strict: false, allErrors: false, validateSchema: true });
-  const addFormats = unwrap(formatsModule) as unknown as (a: AjvInstance) => void;
-  addFormats(instance);
-  return instance;
-}
-
-function ajvFor(schema: JsonSchema): AjvInstance {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04')) {
-    ajv7 ??= make(unwrap(AjvDraft7Module));
-    return ajv7;
-  }
-  ajv2020 ??= make(unwrap(Ajv2020Module));
-  return ajv2020;
-}
+const SIMPLE_DIALECTS = /^https?:\/\/json-schema\.org\/(draft\/2020-12|draft-07|draft-06)\/schema#?$/;
 
 /** Compile `schema` (named `what` in errors); throws LocalError('INVALID_SCHEMA') if it is not valid. */
 export function compileSchema(schema: JsonSchema, what: string): Validator {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new LocalError('INVALID_SCHEMA', `${what} must be a JSON Schema object`);
   }
-  let validate: ValidateFunction;
+  const dialect = schema.$schema;
+  if (dialect === undefined || (typeof dialect === 'string' && SIMPLE_DIALECTS.test(dialect))) {
+    const simple = compileSimple(schema);
+    if (simple !== undefined) return simple;
+  }
+  if (full === undefined) {
+    throw new LocalError(
+      'INVALID_SCHEMA',
+      `${what} needs a full JSON Schema validator and none is installed`,
+    );
+  }
   try {
-    const { $schema: _dialect, ...body } = schema;
-    validate = ajvFor(schema).compile(body);
+    return full(schema);
   } catch (error) {
     throw new LocalError('INVALID_SCHEMA', `${what} is not a valid JSON Schema: ${(error as Error).message}`);
   }
-  return (value) => {
-    if (validate(value)) return undefined;
-    const first = validate.errors?.[0];
-    if (!first) return { pointer: '', message: 'does not match the schema' };
-    let pointer = first.instancePath;
-    const params = first.params as Record<string, unknown>;
-    if (first.keyword === 'required' && typeof params.missingProperty === 'string') {
-      pointer += `/${params.missingProperty.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    } else if (first.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-      pointer += `/${params.additionalProperty}`;
-    }
-    return { pointer, message: first.message ?? 'does not match the schema' };
-  };
 }
