@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
 import { StdioServerTransport } from '../src/stdio/index.js';
@@ -106,6 +106,25 @@ describe('stdio transport', () => {
     expect(answer.result).toEqual({ content: [{ type: 'text', text: 'finished' }] });
     for (let i = 0; i < 50 && !closed; i++) await sleep(10);
     expect(closed).toBe(true);
+    expect(s.sessions.size).toBe(0);
+  });
+
+  it('closes the session, without crashing, when its output breaks (EPIPE)', async () => {
+    const input = new PassThrough();
+    const output = new Writable({
+      write(_chunk, _encoding, callback) {
+        callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const transport = new StdioServerTransport({ input, output });
+    const s = server();
+    const session = await s.connect(transport);
+    const errors: Error[] = [];
+    session.onerror = (error) => errors.push(error);
+    input.write(`${init}\n`);
+    for (let i = 0; i < 100 && !session.closed; i++) await sleep(5);
+    expect(session.closed).toBe(true);
+    expect(errors.map((e) => e.message)).toContain('write EPIPE');
     expect(s.sessions.size).toBe(0);
   });
 });

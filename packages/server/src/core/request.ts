@@ -38,6 +38,7 @@ export class RequestState implements HandlerContext, Schedulable {
   started = false;
   deadline = 0;
   private controller: AbortController | undefined;
+  private aborted = false;
   private abortReason: unknown;
   private lastProgress = Number.NEGATIVE_INFINITY;
 
@@ -55,7 +56,7 @@ export class RequestState implements HandlerContext, Schedulable {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+      if (this.aborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
   }
@@ -114,7 +115,7 @@ export class RequestState implements HandlerContext, Schedulable {
 
   /** The client cancelled: abort, free the slot, and send nothing. */
   cancel(reason: unknown): void {
-    this.abort(reason ?? new McpError(ErrorCode.RequestTimeout, 'Request cancelled by the client'));
+    this.abort(reason);
     if (this.finish()) this.batch?.skip();
   }
 
@@ -125,7 +126,8 @@ export class RequestState implements HandlerContext, Schedulable {
   }
 
   private abort(reason: unknown): void {
-    if (this.abortReason !== undefined) return;
+    if (this.aborted) return;
+    this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
   }

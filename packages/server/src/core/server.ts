@@ -106,7 +106,12 @@ export class McpServer {
     if (this.closed) throw new LocalError('CLOSED', 'The server is closed');
     const session = new SessionImpl(this, transport, options);
     this.live.add(session);
-    await transport.start();
+    try {
+      await transport.start();
+    } catch (error) {
+      this.live.delete(session);
+      throw error;
+    }
     return session;
   }
 

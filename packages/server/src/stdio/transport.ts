@@ -36,6 +36,12 @@ export class StdioServerTransport implements Transport {
     else void this.close();
   };
   private readonly onInputError = (error: Error): void => this.onerror?.(error);
+  /** The reader of our output went away (EPIPE): nothing more can be said, so close. */
+  private readonly onOutputError = (error: Error): void => {
+    this.onerror?.(error);
+    this.queue = [];
+    void this.close();
+  };
   private readonly onDrain = (): void => {
     this.blocked = false;
     this.flush();
@@ -70,6 +76,7 @@ export class StdioServerTransport implements Transport {
     this.input.on('end', this.onEnd);
     this.input.on('error', this.onInputError);
     this.output.on('drain', this.onDrain);
+    this.output.on('error', this.onOutputError);
     this.input.resume();
   }
 
