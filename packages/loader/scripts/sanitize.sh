@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Builds the plugin host and the in-process addon with AddressSanitizer and UndefinedBehaviorSanitizer,
+# then runs the loader's plugin suites on the test fixtures against those builds:
+#   - the host: the isolated plugin suite and the serve fault matrix (ENTROPIC_PLUGIN_HOST points at it);
+#   - the addon: the in-process plugin suite in a Node with libasan preloaded (ENTROPIC_LOADER_ADDON).
+# Any sanitizer report fails the run (reports go to files, since the host's stderr belongs to the loader).
+# Usage: scripts/sanitize.sh [host|addon|all]   (default all). Exit 0 clean, 1 reports or failures,
+# 77 when the toolchain cannot build sanitized code (no libasan). Needs `pnpm --filter ... build` first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+CC="${CC:-gcc}"
+CXX="${CXX:-g++}"
+out="$(mktemp -d "${TMPDIR:-/tmp}/entropic-sanitize.XXXXXX")"
+logs="$out/logs"
+mkdir -p "$logs"
+trap 'rm -rf "$out"' EXIT
+
+SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1)
+include="$(node scripts/abi-dirs.mjs include)"
+native="$(node scripts/abi-dirs.mjs native)"
+
+if ! echo 'int main(void){return 0;}' | "$CC" "${SAN[@]}" -x c - -o "$out/probe" 2>/dev/null; then
+  echo "sanitize: $CC cannot build with -fsanitize=address,undefined; skipped" >&2
+  exit 77
+fi
+
+# Sanitizer settings for the processes under test. Fatal signals the fixtures raise on purpose are left to
+# the loader (it reports them by name), so ASan must not turn them into reports of its own.
+asan_common="handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:log_path=$logs/asan:exitcode=86"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
+
+vitest() { pnpm exec vitest run --reporter=dot "$@"; }
+status=0
+
+make -s -C test/fixtures
+
+if [ "$what" = all ] || [ "$what" = host ]; then
+  echo "sanitize: building entropic_plugin_host with ${SAN[*]}"
+  # shellcheck disable=SC2046
+  "$CC" -std=gnu11 -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" \
+    $(node scripts/abi-dirs.mjs host-sources) -o "$out/entropic_plugin_host" -ldl -lpthread
+  # Canary: a plugin with a double free must leave a report, or reports would go unseen.
+  "$CC" -std=gnu11 -fPIC -shared -g -I"$include" test/sanitize-fixtures/canary.c -o "$out/canary.so"
+  ASAN_OPTIONS="$asan_common" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" node --input-type=module -e "
+    const { loadPlugin } = await import('./dist/index.js');
+    const p = await loadPlugin('$out/canary.so');
+    await p.execute('double_free', {}).then(() => process.exit(3), () => {});
+    await p.close().catch(() => {});" || status=1
+  if grep -qs 'attempting double-free' "$logs"/asan.*; then
+    echo "sanitize: canary double free reported, as it must be"
+    rm -f "$logs"/asan.*
+  else
+    echo "sanitize: the canary double free left no report" >&2
+    status=1
+  fi
+  echo "sanitize: isolated plugin suite and serve fault matrix on the sanitized host"
+  # The memory-limit case caps the address space, which ASan's shadow memory cannot live under.
+  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
+    vitest test/isolated.test.ts test/faults-stdio.test.ts -t '^(?!.*memoryLimitMb)' || status=1
+fi
+
+if [ "$what" = all ] || [ "$what" = addon ]; then
+  echo "sanitize: building entropic_loader.node with ${SAN[*]}"
+  addon_api="$(node -p "require('node-addon-api').include_dir")"
+  node_include="$(node -p "require('path').resolve(process.execPath, '../../include/node')")"
+  [ -f "$node_include/node_api.h" ] || node_include=/usr/include/node
+  "$CXX" -std=c++17 -shared -fPIC -fexceptions -fvisibility=hidden -Wall -Wextra "${SAN[@]}" \
+    -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
+    -I"$addon_api" -I"$node_include" -I"$include" -I"$native" \
+    native/addon/*.cc -o "$out/entropic_loader.node" -ldl -lpthread
+  echo "sanitize: in-process plugin suite with the sanitized addon (libasan preloaded into node)"
+  # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge.
+  LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
+    ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
+    ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
+    vitest test/inprocess.test.ts test/inprocess-threads.test.ts test/inprocess-lifecycle.test.ts || status=1
+fi
+
+if compgen -G "$logs/*" >/dev/null; then
+  echo "sanitize: sanitizer reports:" >&2
+  for f in "$logs"/*; do
+    echo "== $f" >&2
+    head -60 "$f" >&2
+  done
+  status=1
+fi
+[ "$status" = 0 ] && echo "sanitize: clean"
+exit "$status"
