@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer } from '../../test/support/peer.js';
+import type { Transport } from '../transport/types.js';
 import { McpServer } from './server.js';
 
 const info = {
@@ -152,5 +153,35 @@ describe('server and sessions', () => {
   it('validates its options', () => {
     expect(() => new McpServer(info, { maxConcurrency: 0 })).toThrow(/maxConcurrency/);
     expect(() => new McpServer({ name: 'x' } as never)).toThrow(/version/);
+  });
+});
+
+describe('protocol context per request', () => {
+  it('comes from each message when the connection has no initialize (the seam a later revision uses)', async () => {
+    const server = new McpServer(info);
+    const seen: string[] = [];
+    server.addTool({ name: 'v' }, (_a, ctx) => {
+      seen.push(ctx.client.protocolVersion);
+      return { content: [] };
+    });
+    const sent: Record<string, unknown>[] = [];
+    const transport: Transport = {
+      start: async () => {},
+      send: (message) => {
+        sent.push(message as Record<string, unknown>);
+      },
+      close: async () => {},
+    };
+    await server.connect(transport, { allowUninitialized: true });
+    const call = (id: number, protocolVersion: string) =>
+      transport.onmessage?.(
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'v' } },
+        { protocolVersion },
+      );
+    call(1, '2025-06-18');
+    call(2, '2025-11-25');
+    call(3, '2025-03-26');
+    for (let i = 0; i < 50 && sent.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(['2025-06-18', '2025-11-25', '2025-03-26']);
   });
 });
