@@ -7,7 +7,8 @@
 
 import type { SchemaIssue, Validator } from './validator.js';
 
-type Check = (value: unknown, pointer: string) => SchemaIssue | undefined;
+/** Checks one value; an issue's pointer is relative to that value (parents prefix their segment). */
+type Check = (value: unknown) => SchemaIssue | undefined;
 
 const ANNOTATIONS = new Set([
   '$schema',
@@ -70,13 +71,17 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+function within(segment: string, issue: SchemaIssue): SchemaIssue {
+  return { pointer: segment + issue.pointer, message: issue.message };
+}
+
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Build the checks of one (sub)schema, or undefined if it leaves the subset. */
 function build(schema: unknown): Check | undefined {
   if (schema === true) return () => undefined;
-  if (schema === false) return (_v, pointer) => ({ pointer, message: 'boolean schema is false' });
+  if (schema === false) return () => ({ pointer: '', message: 'boolean schema is false' });
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
   const s = schema as Record<string, unknown>;
   const checks: Check[] = [];
@@ -86,23 +91,23 @@ function build(schema: unknown): Check | undefined {
     const types = Array.isArray(s.type) ? s.type : [s.type];
     if (types.length === 0 || !types.every((t) => typeof t === 'string' && TYPES.has(t))) return undefined;
     const label = types.join(',');
-    checks.push((v, pointer) =>
-      types.some((t) => hasType(v, t as string)) ? undefined : { pointer, message: `must be ${label}` },
+    checks.push((v) =>
+      types.some((t) => hasType(v, t as string)) ? undefined : { pointer: '', message: `must be ${label}` },
     );
   }
   if (s.enum !== undefined) {
     if (!Array.isArray(s.enum) || s.enum.length === 0) return undefined;
     const options = s.enum;
-    checks.push((v, pointer) =>
+    checks.push((v) =>
       options.some((o) => equal(o, v))
         ? undefined
-        : { pointer, message: 'must be equal to one of the allowed values' },
+        : { pointer: '', message: 'must be equal to one of the allowed values' },
     );
   }
   if ('const' in s) {
     const expected = s.const;
-    checks.push((v, pointer) =>
-      equal(expected, v) ? undefined : { pointer, message: 'must be equal to constant' },
+    checks.push((v) =>
+      equal(expected, v) ? undefined : { pointer: '', message: 'must be equal to constant' },
     );
   }
   for (const [key, op, fails] of [
@@ -114,8 +119,10 @@ function build(schema: unknown): Check | undefined {
     if (s[key] === undefined) continue;
     const limit = s[key];
     if (!isNum(limit)) return undefined;
-    checks.push((v, pointer) =>
-      typeof v === 'number' && fails(v, limit) ? { pointer, message: `must be ${op} ${limit}` } : undefined,
+    checks.push((v) =>
+      typeof v === 'number' && fails(v, limit)
+        ? { pointer: '', message: `must be ${op} ${limit}` }
+        : undefined,
     );
   }
   for (const [key, kind, word, tooMany] of [
@@ -128,23 +135,23 @@ function build(schema: unknown): Check | undefined {
     const limit = s[key];
     if (!isCount(limit)) return undefined;
     const unit = kind === 'string' ? 'characters' : 'items';
-    checks.push((v, pointer) => {
+    checks.push((v) => {
       if (typeOf(v) !== kind) return undefined;
       // JSON Schema counts string length in code points, not UTF-16 units.
       const length = kind === 'string' ? [...(v as string)].length : (v as unknown[]).length;
       const bad = tooMany ? length > limit : length < limit;
-      return bad ? { pointer, message: `must NOT have ${word} than ${limit} ${unit}` } : undefined;
+      return bad ? { pointer: '', message: `must NOT have ${word} than ${limit} ${unit}` } : undefined;
     });
   }
   if (s.required !== undefined) {
     if (!Array.isArray(s.required) || !s.required.every((r) => typeof r === 'string')) return undefined;
     const required = s.required as string[];
-    checks.push((v, pointer) => {
+    checks.push((v) => {
       if (typeOf(v) !== 'object') return undefined;
       for (const name of required) {
         if (!Object.hasOwn(v as object, name)) {
           return {
-            pointer: `${pointer}/${escapePointer(name)}`,
+            pointer: `/${escapePointer(name)}`,
             message: `must have required property '${name}'`,
           };
         }
@@ -169,20 +176,19 @@ function build(schema: unknown): Check | undefined {
   }
   if (props.size > 0 || extra !== undefined) {
     const additional = s.additionalProperties;
-    checks.push((v, pointer) => {
+    checks.push((v) => {
       if (typeOf(v) !== 'object') return undefined;
       for (const key of Object.keys(v as object)) {
         const child = (v as Record<string, unknown>)[key];
-        const at = `${pointer}/${escapePointer(key)}`;
         const check = props.get(key);
         if (check !== undefined) {
-          const issue = check(child, at);
-          if (issue) return issue;
+          const issue = check(child);
+          if (issue) return within(`/${escapePointer(key)}`, issue);
         } else if (additional === false) {
-          return { pointer: at, message: 'must NOT have additional properties' };
+          return { pointer: `/${escapePointer(key)}`, message: 'must NOT have additional properties' };
         } else if (extra !== undefined) {
-          const issue = extra(child, at);
-          if (issue) return issue;
+          const issue = extra(child);
+          if (issue) return within(`/${escapePointer(key)}`, issue);
         }
       }
       return undefined;
@@ -191,19 +197,19 @@ function build(schema: unknown): Check | undefined {
   if (s.items !== undefined) {
     const item = build(s.items);
     if (item === undefined || typeof s.items === 'boolean') return undefined;
-    checks.push((v, pointer) => {
+    checks.push((v) => {
       if (!Array.isArray(v)) return undefined;
       for (let i = 0; i < v.length; i++) {
-        const issue = item(v[i], `${pointer}/${i}`);
-        if (issue) return issue;
+        const issue = item(v[i]);
+        if (issue) return within(`/${i}`, issue);
       }
       return undefined;
     });
   }
   if (checks.length === 1) return checks[0];
-  return (value, pointer) => {
+  return (value) => {
     for (const check of checks) {
-      const issue = check(value, pointer);
+      const issue = check(value);
       if (issue) return issue;
     }
     return undefined;
@@ -213,5 +219,5 @@ function build(schema: unknown): Check | undefined {
 /** A validator for `schema` when it stays inside the subset; undefined otherwise. */
 export function compileSimple(schema: unknown): Validator | undefined {
   const check = build(schema);
-  return check === undefined ? undefined : (value) => check(value, '');
+  return check;
 }
