@@ -166,6 +166,32 @@ describe('Streamable HTTP under abuse', () => {
     await echoWorks(srv.url, fresh, 11);
   });
 
+  it('the standalone backlog kept while no GET is connected is capped at maxStandaloneBacklog', async () => {
+    const srv = await serve({ maxStandaloneBacklog: 5 });
+    const sessionId = await initSession(srv.url);
+    for (let i = 0; i < 50; i++) srv.mcp.notify('notifications/message', { level: 'info', data: { i } });
+    const controller = new AbortController();
+    const res = await fetch(srv.url, {
+      headers: { ...sessionHeaders(sessionId), accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    setTimeout(() => controller.abort(), 1000);
+    let text = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    } catch {
+      // the abort ends the read: everything the server sent in that second is in `text`
+    }
+    const seen = [...text.matchAll(/"i":(\d+)/g)].map((m) => Number(m[1]));
+    expect(seen).toEqual([45, 46, 47, 48, 49]);
+  });
+
   it('GET and DELETE without a session id get 400; with a bad protocol version 400', async () => {
     const srv = await serve();
     const sessionId = await initSession(srv.url);
