@@ -1,13 +1,16 @@
 /**
- * Newline-delimited framing over byte chunks: complete lines go to `onLine` (a trailing CR is
- * dropped, empty lines are skipped); a line longer than `maxFrameBytes` is discarded up to its
- * newline and reported once through `onOversize`.
+ * Newline-delimited framing over decoded text chunks: complete lines go to `onLine` (a trailing CR
+ * is dropped, empty lines are skipped); a line longer than `maxFrameBytes` (UTF-8 bytes) is
+ * discarded up to its newline and reported once through `onOversize`.
+ *
+ * Lengths are counted in UTF-16 units, which bound UTF-8 bytes from both sides (units ≤ bytes ≤
+ * 3 × units), so the exact byte length is computed only for lines long enough to matter.
  */
 
 export class LineSplitter {
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  private pending = '';
   private discarding = false;
+  private discarded = 0;
 
   constructor(
     private readonly maxFrameBytes: number,
@@ -15,65 +18,66 @@ export class LineSplitter {
     private readonly onOversize: (bytes: number) => void,
   ) {}
 
-  push(chunk: Buffer): void {
+  push(chunk: string): void {
     let start = 0;
-    let nl = chunk.indexOf(10, start);
+    let nl = chunk.indexOf('\n');
     while (nl !== -1) {
       if (this.discarding) {
         this.discarding = false;
-        this.onOversize(this.pendingBytes + nl - start);
-        this.pendingBytes = 0;
-      } else if (this.pendingBytes > 0) {
-        const total = this.pendingBytes + nl - start;
-        this.pending.push(chunk.subarray(start, nl));
-        const joined = Buffer.concat(this.pending, total);
-        this.pending = [];
-        this.pendingBytes = 0;
-        if (total > this.maxFrameBytes) this.onOversize(total);
-        else this.emit(joined, 0, total);
-      } else if (nl - start > this.maxFrameBytes) {
-        this.onOversize(nl - start);
+        this.onOversize(this.discarded + Buffer.byteLength(chunk.slice(start, nl)));
+        this.discarded = 0;
+      } else if (this.pending.length > 0) {
+        const line = this.pending + chunk.slice(start, nl);
+        this.pending = '';
+        this.emit(line);
       } else {
-        this.emit(chunk, start, nl);
+        this.emit(chunk.slice(start, nl));
       }
       start = nl + 1;
-      nl = chunk.indexOf(10, start);
+      nl = chunk.indexOf('\n', start);
     }
-    if (start < chunk.length) this.keep(chunk, start);
+    if (start < chunk.length) this.keep(start === 0 ? chunk : chunk.slice(start));
   }
 
-  private keep(chunk: Buffer, start: number): void {
-    const bytes = chunk.length - start;
+  private keep(rest: string): void {
     if (this.discarding) {
-      this.pendingBytes += bytes;
+      this.discarded += Buffer.byteLength(rest);
       return;
     }
-    this.pendingBytes += bytes;
-    if (this.pendingBytes > this.maxFrameBytes) {
-      this.pending = [];
+    this.pending += rest;
+    // More units than the cap (plus a CR that will be dropped) means more bytes: stop keeping it.
+    if (this.pending.length > this.maxFrameBytes + 1) {
+      this.discarded = Buffer.byteLength(this.pending);
+      this.pending = '';
       this.discarding = true;
-      return;
     }
-    // Copy: the stream may reuse the chunk's memory.
-    this.pending.push(Buffer.from(chunk.subarray(start)));
   }
 
-  private emit(buffer: Buffer, start: number, end: number): void {
-    if (end > start && buffer[end - 1] === 13) end--;
-    if (end === start) return;
-    this.onLine(buffer.toString('utf8', start, end));
+  private emit(line: string): void {
+    let end = line.length;
+    if (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+    if (end === 0) return;
+    const text = end === line.length ? line : line.slice(0, end);
+    if (text.length * 3 > this.maxFrameBytes) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > this.maxFrameBytes) {
+        this.onOversize(bytes);
+        return;
+      }
+    }
+    this.onLine(text);
   }
 
   /** Whatever is left when the input ends (a last line without a newline). */
   end(): void {
     if (this.discarding) {
       this.discarding = false;
-      this.onOversize(this.pendingBytes);
-    } else if (this.pendingBytes > 0) {
-      const joined = Buffer.concat(this.pending, this.pendingBytes);
-      this.emit(joined, 0, joined.length);
+      this.onOversize(this.discarded);
+    } else if (this.pending.length > 0) {
+      const line = this.pending;
+      this.pending = '';
+      this.emit(line);
     }
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.discarded = 0;
   }
 }

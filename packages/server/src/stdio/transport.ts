@@ -27,8 +27,8 @@ export class StdioServerTransport implements Transport {
   private blocked = false;
   private closed = false;
   private readonly flushBound = (): void => this.flush();
-  private readonly onData = (chunk: Buffer | string): void => {
-    this.splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  private readonly onData = (chunk: string): void => {
+    this.splitter.push(chunk);
   };
   private readonly onEnd = (): void => {
     this.splitter.end();
@@ -72,6 +72,8 @@ export class StdioServerTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    // Decoding in the stream keeps multi-byte characters split across chunks whole.
+    this.input.setEncoding('utf8');
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('error', this.onInputError);
