@@ -3,6 +3,9 @@
  * opens. The logical stream outlives its HTTP connection: when the connection drops (or the server
  * closes it to make the client poll), later events are kept in the event store and a GET with
  * `Last-Event-ID` attaches a new connection to the same stream.
+ *
+ * A POST stream holds back its response head and priming event until the first event: a response
+ * produced at once then leaves in a single write with a Content-Length, like a JSON answer.
  */
 
 import type { ServerResponse } from 'node:http';
@@ -19,7 +22,9 @@ export class SseStream {
   tail: Promise<void> | undefined;
   /** Events written while no connection was attached (standalone stream only). */
   backlog: string[] | undefined;
-  /** Text to send before the next event (the priming event, held back to share its write). */
+  /** Response headers not sent yet (held back with the priming event). */
+  head: Record<string, string> | undefined;
+  /** Text to send before the next event (the priming event). */
   prefix: string | undefined;
   /** Reports a failure of an asynchronous event store. */
   onError: ((error: Error) => void) | undefined;
@@ -37,23 +42,15 @@ export class SseStream {
     });
   }
 
-  /** Send the held-back prefix, if any, on its own. */
-  flushPrefix(): void {
-    const prefix = this.prefix;
-    if (prefix === undefined) return;
-    this.prefix = undefined;
-    if (writable(this.res)) this.res.write(prefix);
+  /** Send whatever is held back (head, priming event) now. */
+  flush(): void {
+    if ((this.head !== undefined || this.prefix !== undefined) && writable(this.res)) this.#send('', false);
   }
 
   /** Write raw SSE text to the live connection, or keep it for the next one (standalone only). */
   write(text: string, maxBacklog: number): void {
-    if (this.prefix !== undefined) {
-      text = this.prefix + text;
-      this.prefix = undefined;
-    }
-    const res = this.res;
-    if (writable(res)) {
-      res.write(text);
+    if (writable(this.res)) {
+      this.#send(text, false);
     } else if (this.standalone) {
       if (this.backlog === undefined) this.backlog = [];
       this.backlog.push(text);
@@ -81,13 +78,10 @@ export class SseStream {
         .catch(this.#fail);
   }
 
-  /** Close the live connection (the logical stream stays open). */
-  detach(finalText?: string): void {
-    const res = this.res;
+  /** Close the live connection, after `finalText` (the logical stream stays open). */
+  detach(finalText = ''): void {
+    if (writable(this.res)) this.#send(finalText, true);
     this.res = undefined;
-    const text = (this.prefix ?? '') + (finalText ?? '');
-    this.prefix = undefined;
-    if (writable(res)) res.end(text);
   }
 
   readonly #fail = (error: unknown): void => {
@@ -99,14 +93,32 @@ export class SseStream {
   }
 
   #out(text: string, maxBacklog: number, end: boolean): void {
-    if (!end) {
-      this.write(text, maxBacklog);
-      return;
+    if (!end) this.write(text, maxBacklog);
+    else this.detach(text);
+  }
+
+  /** The one place that writes: head and prefix first when still held back. */
+  #send(text: string, end: boolean): void {
+    const res = this.res as ServerResponse;
+    if (this.prefix !== undefined) {
+      text = this.prefix + text;
+      this.prefix = undefined;
     }
-    const res = this.res;
-    this.res = undefined;
-    const prefix = this.prefix;
-    this.prefix = undefined;
-    if (writable(res)) res.end(prefix === undefined ? text : prefix + text);
+    const head = this.head;
+    if (head !== undefined) {
+      this.head = undefined;
+      if (end) {
+        res.writeHead(200, { ...head, 'content-length': String(Buffer.byteLength(text)) });
+        res.end(text);
+        return;
+      }
+      res.writeHead(200, head);
+      if (text === '') {
+        res.flushHeaders();
+        return;
+      }
+    }
+    if (end) res.end(text);
+    else res.write(text);
   }
 }

@@ -118,11 +118,11 @@ export class HttpServerTransport implements Transport {
       const stream = this.#openStream(false);
       stream.pending = 1;
       this.#routes.set(id, stream);
-      res.writeHead(200, this.#sseHead);
+      stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
       this.onmessage?.(message, context);
-      // A response produced synchronously took the priming event along in its write; else send it now.
-      stream.flushPrefix();
+      // A response produced synchronously already left with the head; otherwise send the head now.
+      stream.flush();
       return;
     }
     this.onmessage?.(message, context);
@@ -158,10 +158,9 @@ export class HttpServerTransport implements Transport {
       sendJsonError(res, 409, -32000, 'Conflict: only one standalone SSE stream is allowed per session');
       return;
     }
-    res.writeHead(200, this.#sseHead);
+    standalone.head = this.#sseHead;
     this.#prime(standalone, res, this.protocolVersion);
-    standalone.flushPrefix();
-    res.flushHeaders();
+    standalone.flush();
     const backlog = standalone.backlog;
     standalone.backlog = undefined;
     if (backlog !== undefined) for (const text of backlog) res.write(text);
@@ -283,7 +282,10 @@ export class HttpServerTransport implements Transport {
     if (typeof id === 'string') stream.prefix = ssePriming(id);
     else {
       stream.tail = id
-        .then((eventId) => void (writable(stream.res) && stream.res.write(ssePriming(eventId))))
+        .then((eventId) => {
+          stream.prefix = ssePriming(eventId);
+          stream.flush();
+        })
         .catch((error: unknown) => this.#report(error));
     }
   }
