@@ -9,7 +9,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from './http-interop-fixture.js';
 
@@ -115,6 +119,17 @@ describe('stateless mode', () => {
     expect(liveCounts(fx)).toEqual(before);
     expect(fx.handler.sessionCount).toBe(0);
     expect(fx.mcp.sessions.size).toBe(0);
+  });
+
+  it('carries nothing from one request to the next (a log level set earlier does not apply)', async () => {
+    const { client } = await connect({ stateless: true });
+    const levels: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      levels.push(n.params.level);
+    });
+    await client.setLoggingLevel('error');
+    expect(firstText(await client.callTool({ name: 'chatty', arguments: {} }))).toBe('logged');
+    expect(levels).toEqual(['debug', 'info', 'error']);
   });
 
   it('refuses server-to-client requests at once with a clear error', async () => {
