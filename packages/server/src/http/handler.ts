@@ -84,7 +84,8 @@ export function createMcpHttpHandler(
       return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
     }
     const msg = message as JsonRpcMessage;
-    const transport = await sessionFor(req, res, msg, kind);
+    const found = sessionFor(req, res, msg, kind);
+    const transport = found instanceof Promise ? await found : found;
     if (transport === undefined) return;
     const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
     if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
@@ -95,13 +96,16 @@ export function createMcpHttpHandler(
     }
   }
 
-  /** The transport a POST belongs to; answers the request itself (and returns undefined) on refusal. */
-  async function sessionFor(
+  /**
+   * The transport a POST belongs to; answers the request itself (and returns undefined) on refusal.
+   * Synchronous for an existing session (the common case); a new one is connected first.
+   */
+  function sessionFor(
     req: IncomingMessage,
     res: ServerResponse,
     msg: JsonRpcMessage,
     kind: Kind,
-  ): Promise<HttpServerTransport | undefined> {
+  ): HttpServerTransport | undefined | Promise<HttpServerTransport | undefined> {
     if (opts.stateless) return connected(res, newTransport(undefined));
     const sessionId = req.headers['mcp-session-id'];
     if (kind === 'request' && msg.method === 'initialize') {
@@ -168,6 +172,15 @@ export function createMcpHttpHandler(
   }
 
   async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    try {
+      await route(req, res, pathname);
+    } catch (error) {
+      report(error);
+      sendJsonError(res, 500, -32603, 'Internal error');
+    }
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (pathname !== opts.path) {
       if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
       return sendJsonError(res, 404, -32000, 'Not Found');
@@ -195,10 +208,7 @@ export function createMcpHttpHandler(
   const handler = ((req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    dispatch(req, res, query < 0 ? url : url.slice(0, query)).catch((error: unknown) => {
-      report(error);
-      sendJsonError(res, 500, -32603, 'Internal error');
-    });
+    void dispatch(req, res, query < 0 ? url : url.slice(0, query));
   }) as McpHttpHandler;
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
