@@ -31,3 +31,22 @@ describe('checkJsonLimits', () => {
     expect(checkJsonLimits(deep, { maxJsonDepth: 64, maxJsonElements: 1e9 })).toMatch(/maxJsonDepth \(64\)/);
   });
 });
+
+describe('checkJsonLimits with a very deep cap', () => {
+  it('walks with an explicit stack and gives the same verdicts', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
+        const deep = checkJsonLimits(value, { maxJsonDepth: 5000, maxJsonElements: 1e9 });
+        expect(deep).toBeUndefined();
+        const few = checkJsonLimits(value, { maxJsonDepth: 5000, maxJsonElements: 3 });
+        const fewShallow = checkJsonLimits(value, { maxJsonDepth: 64, maxJsonElements: 3 });
+        expect(few === undefined).toBe(fewShallow === undefined);
+      }),
+    );
+    let deep: unknown = 1;
+    for (let i = 0; i < 6000; i++) deep = [deep];
+    expect(checkJsonLimits(deep, { maxJsonDepth: 5000, maxJsonElements: 1e9 })).toMatch(
+      /maxJsonDepth \(5000\)/,
+    );
+  });
+});

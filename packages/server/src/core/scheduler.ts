@@ -70,12 +70,17 @@ export class Scheduler {
 
   private begin(job: Schedulable): void {
     this.running++;
+    job.start();
+    if (job.finished) {
+      // Answered while starting (a synchronous handler): no slot to hold, no deadline to watch.
+      this.running--;
+      return;
+    }
     this.active.add(job);
     if (this.timeoutMs > 0) {
       job.deadline = Date.now() + this.timeoutMs;
       if (this.timer === undefined) this.arm(job.deadline);
     }
-    job.start();
   }
 
   private arm(at: number): void {

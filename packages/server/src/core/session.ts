@@ -212,7 +212,6 @@ export class SessionImpl implements Session {
     }
     const params = message.params as Record<string, unknown> | undefined;
     const req = new RequestState(this, id, method, params, context, client, spec.run, batch);
-    this.inflight.set(id, req);
     if (!spec.scheduled) {
       req.start();
     } else if (!this.server.scheduler.submit(req)) {
@@ -223,6 +222,8 @@ export class SessionImpl implements Session {
         ),
       );
     }
+    // Answered already (synchronous handler) or still running/queued: only the latter can be cancelled.
+    if (!req.finished) this.inflight.set(id, req);
   }
 
   /**
