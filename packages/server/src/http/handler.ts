@@ -76,9 +76,7 @@ export function createMcpHttpHandler(
       if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
       return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
     }
-    if (Array.isArray(message)) {
-      return sendJsonError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported over HTTP');
-    }
+    if (Array.isArray(message)) return postBatch(req, res, message, auth, version);
     const kind = classify(message);
     if (kind === undefined) {
       return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
@@ -94,6 +92,26 @@ export function createMcpHttpHandler(
       if (transport.sessionId === undefined && transport.inFlight === 0)
         setImmediate(() => void transport.close());
     }
+  }
+
+  /** A JSON-RPC batch: only in a session that negotiated 2025-03-26, the one revision that had them. */
+  function postBatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    messages: unknown[],
+    auth: unknown,
+    version: string | undefined,
+  ): void {
+    const transport = opts.stateless ? undefined : existing(res, req.headers['mcp-session-id']);
+    if (!opts.stateless && transport === undefined) return;
+    const ids: RequestId[] = [];
+    const problem = batchProblem(transport, messages, ids);
+    if (problem !== undefined || transport === undefined) {
+      sendJsonError(res, 400, -32600, `Invalid Request: ${problem ?? 'JSON-RPC batches need a session'}`);
+      return;
+    }
+    const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
+    transport.acceptBatch(res, messages as JsonRpcMessage[], ids, context);
   }
 
   /**
@@ -215,6 +233,26 @@ export function createMcpHttpHandler(
   handler.session = (sessionId: string) => sessions.get(sessionId);
   handler.close = () => sessions.closeAll();
   return handler;
+}
+
+/** Why a batch cannot be served, or undefined; collects the ids of its requests into `ids`. */
+function batchProblem(
+  transport: HttpServerTransport | undefined,
+  messages: unknown[],
+  ids: RequestId[],
+): string | undefined {
+  if (transport === undefined) return 'JSON-RPC batches need a session (protocol 2025-03-26)';
+  if (transport.protocolVersion !== '2025-03-26')
+    return 'JSON-RPC batches are only allowed under protocol 2025-03-26';
+  if (messages.length === 0) return 'empty batch';
+  for (const item of messages) {
+    const kind = classify(item);
+    if (kind === undefined) return 'a batch element is not a JSON-RPC 2.0 message';
+    const m = item as JsonRpcMessage;
+    if (kind === 'request' && m.method === 'initialize') return 'initialize must not be part of a batch';
+    if (kind === 'request') ids.push(m.id as RequestId);
+  }
+  return undefined;
 }
 
 const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;

@@ -15,6 +15,7 @@ import type {
   Transport,
 } from '../transport/types.js';
 import type { EventStore } from './event-store.js';
+import { JsonBatch } from './json-batch.js';
 import { sendJsonError } from './reply.js';
 import { sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
@@ -35,7 +36,7 @@ export interface HttpTransportConfig {
 }
 
 /** Where the answer to one request goes: an SSE stream or a plain response awaiting JSON. */
-type Route = SseStream | ServerResponse;
+type Route = SseStream | ServerResponse | JsonBatch;
 
 export class HttpServerTransport implements Transport {
   onmessage?: (message: unknown, context?: MessageContext) => void;
@@ -85,7 +86,7 @@ export class HttpServerTransport implements Transport {
   /** Whether a client connection is open on any stream of this session. */
   get connected(): boolean {
     for (const stream of this.#streams.values()) if (writable(stream.res)) return true;
-    for (const route of this.#routes.values()) if (!(route instanceof SseStream)) return true;
+    for (const route of this.#routes.values()) if (!(route instanceof SseStream)) return true; // JSON answers pending
     return false;
   }
 
@@ -126,6 +127,41 @@ export class HttpServerTransport implements Transport {
       return;
     }
     this.onmessage?.(message, context);
+  }
+
+  /**
+   * A 2025-03-26 batch (the handler checked the version and each element): its requests share one
+   * SSE stream, or one JSON array answer; a batch of notifications and responses gets 202.
+   */
+  acceptBatch(
+    res: ServerResponse,
+    messages: JsonRpcMessage[],
+    ids: RequestId[],
+    context: MessageContext,
+  ): void {
+    this.lastSeen = Date.now();
+    if (ids.length === 0) {
+      res.writeHead(202, this.#jsonHead).end();
+      this.onmessage?.(messages, context);
+      return;
+    }
+    if (ids.some((id) => this.#routes.has(id)) || new Set(ids).size !== ids.length) {
+      sendJsonError(res, 409, -32600, 'A request id of the batch is repeated or already in flight');
+      return;
+    }
+    let stream: SseStream | undefined;
+    let route: Route;
+    if (this.#config.jsonResponse) route = new JsonBatch(res, ids.length);
+    else {
+      stream = this.#openStream(false);
+      stream.pending = ids.length;
+      stream.head = this.#sseHead;
+      this.#prime(stream, res, this.protocolVersion);
+      route = stream;
+    }
+    for (const id of ids) this.#routes.set(id, route);
+    this.onmessage?.(messages, context);
+    stream?.flush();
   }
 
   /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
@@ -182,7 +218,8 @@ export class HttpServerTransport implements Transport {
       if (route === undefined) return;
       this.#routes.delete(id);
       if (id === this.#initId) this.#learnVersion(message);
-      if (route instanceof SseStream) {
+      if (route instanceof JsonBatch) route.add(message, this.#jsonHead);
+      else if (route instanceof SseStream) {
         route.pending--;
         const done = route.pending === 0;
         route.emit(message, store, this.#config.maxBacklog, done);
@@ -239,7 +276,10 @@ export class HttpServerTransport implements Transport {
     this.#closed = true;
     for (const route of this.#routes.values()) {
       if (route instanceof SseStream) route.detach();
-      else if (writable(route)) sendJsonError(route, 404, -32001, 'Session closed');
+      else {
+        const res = route instanceof JsonBatch ? route.res : route;
+        if (writable(res)) sendJsonError(res, 404, -32001, 'Session closed');
+      }
     }
     for (const stream of this.#streams.values()) stream.detach();
     this.#routes.clear();

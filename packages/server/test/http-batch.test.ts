@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { callEcho, errorOf, INIT_BODY, post, sseMessages, start } from './http-helpers.js';
+
+type Srv = Awaited<ReturnType<typeof start>>;
+const open: Srv[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** A session that negotiated 2025-03-26, the one revision with JSON-RPC batches. */
+async function oldSession(
+  options: Parameters<typeof start>[0] = {},
+): Promise<{ srv: Srv; headers: Record<string, string> }> {
+  const srv = await start(options);
+  open.push(srv);
+  const init = await post(srv.url, {
+    ...INIT_BODY,
+    params: { ...INIT_BODY.params, protocolVersion: '2025-03-26' },
+  });
+  const headers = {
+    'mcp-session-id': init.headers.get('mcp-session-id') as string,
+    'mcp-protocol-version': '2025-03-26',
+  };
+  await init.text();
+  await (await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+  return { srv, headers };
+}
+
+describe('Streamable HTTP: 2025-03-26 batches', () => {
+  it('answers a batch of requests on one SSE stream', async () => {
+    const { srv, headers } = await oldSession();
+    const res = await post(
+      srv.url,
+      [callEcho(1, 'a'), callEcho(2, 'b'), { jsonrpc: '2.0', id: 3, method: 'ping' }],
+      headers,
+    );
+    expect(res.status).toBe(200);
+    const answers = sseMessages(await res.text());
+    expect(answers.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+    expect(answers.find((m) => m.id === 2)?.result).toEqual({ content: [{ type: 'text', text: 'b' }] });
+  });
+
+  it('answers a batch with one JSON array in JSON-response mode', async () => {
+    const { srv, headers } = await oldSession({ enableJsonResponse: true });
+    const res = await post(
+      srv.url,
+      [callEcho(1, 'a'), { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, callEcho(2, 'b')],
+      headers,
+    );
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const answers = (await res.json()) as { id: number }[];
+    expect(answers.map((m) => m.id).sort()).toEqual([1, 2]);
+  });
+
+  it('accepts a batch of notifications with 202', async () => {
+    const { srv, headers } = await oldSession();
+    const res = await post(
+      srv.url,
+      [{ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }],
+      headers,
+    );
+    expect(res.status).toBe(202);
+  });
+
+  it('refuses batches in later revisions, empty batches and initialize inside one', async () => {
+    const { srv, headers } = await oldSession();
+    expect(await errorOf(await post(srv.url, [], headers))).toMatchObject({
+      code: -32600,
+      message: /empty batch/,
+    });
+    expect(await errorOf(await post(srv.url, [INIT_BODY], headers))).toMatchObject({
+      message: /initialize must not/,
+    });
+    const init = await post(srv.url, INIT_BODY);
+    const newer = { 'mcp-session-id': init.headers.get('mcp-session-id') as string };
+    await init.text();
+    const res = await post(srv.url, [callEcho(1, 'a')], newer);
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/only allowed under protocol 2025-03-26/);
+  });
+});
