@@ -19,6 +19,7 @@ const server = http.createServer(async (req, res) => {
   const text = JSON.stringify(reply);
   if (mode === 'json') {
     headers['content-type'] = 'application/json';
+    headers['content-length'] = Buffer.byteLength(text);
     res.writeHead(200, headers).end(text);
   } else {
     headers['content-type'] = 'text/event-stream';

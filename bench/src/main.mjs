@@ -55,12 +55,12 @@ function options() {
     httpWarmup: quick ? 100 : 1_000,
     inflight: 64,
     clients: 64,
-    growthStdio: quick ? [2_000, 4_000] : [100_000, 1_000_000],
+    growthStdio: quick ? [2_000, 4_000] : [100_000, 250_000, 500_000, 750_000, 1_000_000],
     growthHttp: quick
       ? [1_000, 2_000]
       : values['growth-http-full']
-        ? [100_000, 1_000_000]
-        : [100_000, 300_000],
+        ? [100_000, 250_000, 500_000, 750_000, 1_000_000]
+        : [100_000, 200_000, 300_000],
     out: values.out ?? `${benchDir}results/${quick ? 'quick' : 'latest'}`,
   };
 }
@@ -108,6 +108,7 @@ async function main() {
     log('abi');
     result.tables.push(...(await abiWorkload(opts, log)));
   }
+  result.machine.loadavgEnd = os.loadavg();
   result.targets = checkGoals(result.tables, opts);
   const markdown = renderMarkdown(result);
   mkdirSync(dirname(opts.out), { recursive: true });

@@ -58,6 +58,10 @@ function abiTable(table) {
   return lines;
 }
 
+function load(avg) {
+  return avg ? avg.map((n) => n.toFixed(2)).join(' ') : '–';
+}
+
 function why(row) {
   return row.skipped ? `skipped: ${row.skipped}` : `failed: ${oneLine(row.error)}`;
 }
@@ -73,7 +77,8 @@ export function renderMarkdown(result) {
     `- Command: \`${result.command}\``,
     `- Date: ${result.date}`,
     `- Machine: ${result.machine.cpus}× ${result.machine.cpuModel}, ${mib(result.machine.memory)} MiB RAM, ` +
-      `Node ${result.machine.node}, load average at start ${result.machine.loadavg.map((n) => n.toFixed(2)).join(' ')}`,
+      `Node ${result.machine.node}; load average (1, 5, 15 min) at start ${load(result.machine.loadavg)}, at end ` +
+      `${load(result.machine.loadavgEnd)}`,
     `- Calls: stdio ${int(result.options.calls)} measured after ${int(result.options.warmup)} warm-up, HTTP ` +
       `${int(result.options.httpCalls)} after ${int(result.options.httpWarmup)}; best of ${result.options.repeat} ` +
       'rounds (each round visits every server in turn); one load generator (bench/src) for all.',
