@@ -6,6 +6,7 @@
 //   pnpm --filter @entropic-mcp/server build && node packages/server/bench/http-echo.mjs [--calls 20000] [--warmup 2000]
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,14 @@ function startChild(mode) {
     child.stdout.once('data', (d) => resolve({ child, url: String(d).trim() }));
     child.once('exit', (code) => reject(new Error(`server (${mode}) exited with ${code}`)));
   });
+}
+
+/** CPU time (user + system, in clock ticks) the process has used so far; Linux /proc. */
+const CLOCK_TICKS = 100;
+function cpuTicks(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  if (process.env.BENCH_CPU_SPLIT) console.error(`utime ${fields[11]} stime ${fields[12]}`);
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** Parse one complete HTTP/1.1 response at the start of `buf`; undefined while incomplete. */
@@ -171,10 +180,12 @@ async function run(mode, concurrency, calls, warmup) {
       await Promise.all(conns.map(lane));
     };
     await drive(warmup);
+    const cpu0 = cpuTicks(child.pid);
     const t0 = process.hrtime.bigint();
     await drive(calls);
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    return calls / seconds;
+    const cpuMicros = ((cpuTicks(child.pid) - cpu0) * 1e6) / CLOCK_TICKS;
+    return { rate: calls / seconds, cpuPerCall: cpuMicros / calls };
   } finally {
     for (const c of conns) c.socket.destroy();
     child.kill('SIGINT');
@@ -184,32 +195,27 @@ async function run(mode, concurrency, calls, warmup) {
 async function main() {
   const calls = Number(option('--calls', '20000'));
   const warmup = Number(option('--warmup', '2000'));
-  const rows = [];
   const only = option('--only', undefined);
+  const modes = only ? [only] : ['bare', 'sse', 'json'];
+  const rows = [];
   for (const concurrency of only ? [Number(option('--concurrency', '64'))] : [1, 64]) {
-    if (only) {
-      rows.push({ server: only, concurrency, rate: await run(only, concurrency, calls, warmup), ratio: 1 });
-      continue;
-    }
-    const bare = await run('bare', concurrency, calls, warmup);
-    rows.push({ server: 'bare node:http echo', concurrency, rate: bare, ratio: 1 });
-    for (const mode of ['sse', 'json']) {
-      const rate = await run(mode, concurrency, calls, warmup);
-      rows.push({
-        server: `entropic-mcp HTTP (${mode.toUpperCase()})`,
-        concurrency,
-        rate,
-        ratio: rate / bare,
-      });
+    let bare;
+    for (const mode of modes) {
+      const result = await run(mode, concurrency, calls, warmup);
+      if (mode === 'bare') bare = result;
+      rows.push({ mode, concurrency, ...result, ratio: bare ? result.rate / bare.rate : undefined });
     }
   }
+  const names = { bare: 'bare node:http echo', sse: 'entropic-mcp HTTP (SSE)', json: 'entropic-mcp HTTP (JSON)' };
   console.log(`echo tools/call over HTTP, ${calls} calls after ${warmup} warm-up, Node ${process.version}`);
-  console.log('server                          in flight   calls/s   × bare');
+  console.log('server                      in flight   calls/s   × bare   server CPU µs/call');
   for (const r of rows) {
+    const ratio = r.ratio === undefined ? '' : r.ratio.toFixed(2);
     console.log(
-      `${r.server.padEnd(32)}${String(r.concurrency).padStart(9)}${Math.round(r.rate).toString().padStart(10)}${r.ratio.toFixed(2).padStart(9)}`,
+      `${(names[r.mode] ?? r.mode).padEnd(28)}${String(r.concurrency).padStart(9)}${Math.round(r.rate).toString().padStart(10)}${ratio.padStart(9)}${r.cpuPerCall.toFixed(1).padStart(21)}`,
     );
   }
+  console.log('(calls/s moves with the machine\'s load; server CPU per call is the steadier comparison)');
 }
 
 if (args[0] === '--serve') await serve(args[1]);
