@@ -206,7 +206,11 @@ async function main() {
       rows.push({ mode, concurrency, ...result, ratio: bare ? result.rate / bare.rate : undefined });
     }
   }
-  const names = { bare: 'bare node:http echo', sse: 'entropic-mcp HTTP (SSE)', json: 'entropic-mcp HTTP (JSON)' };
+  const names = {
+    bare: 'bare node:http echo',
+    sse: 'entropic-mcp HTTP (SSE)',
+    json: 'entropic-mcp HTTP (JSON)',
+  };
   console.log(`echo tools/call over HTTP, ${calls} calls after ${warmup} warm-up, Node ${process.version}`);
   console.log('server                      in flight   calls/s   × bare   server CPU µs/call');
   for (const r of rows) {
@@ -215,7 +219,7 @@ async function main() {
       `${(names[r.mode] ?? r.mode).padEnd(28)}${String(r.concurrency).padStart(9)}${Math.round(r.rate).toString().padStart(10)}${ratio.padStart(9)}${r.cpuPerCall.toFixed(1).padStart(21)}`,
     );
   }
-  console.log('(calls/s moves with the machine\'s load; server CPU per call is the steadier comparison)');
+  console.log("(calls/s moves with the machine's load; server CPU per call is the steadier comparison)");
 }
 
 if (args[0] === '--serve') await serve(args[1]);
