@@ -44,6 +44,7 @@ export class StdioServerTransport implements Transport {
   };
   private readonly onDrain = (): void => {
     this.blocked = false;
+    if (!this.closed) this.input.resume();
     this.flush();
   };
 
@@ -111,7 +112,11 @@ export class StdioServerTransport implements Transport {
     const text = this.queue.length === 1 ? `${this.queue[0]}\n` : `${this.queue.join('\n')}\n`;
     this.queue = [];
     try {
-      if (!this.output.write(text)) this.blocked = true;
+      // A reader that does not keep up stops our reading too: answers never pile up without bound.
+      if (!this.output.write(text)) {
+        this.blocked = true;
+        this.input.pause();
+      }
     } catch (error) {
       this.onerror?.(error as Error);
     }
