@@ -4,6 +4,7 @@
 // The child must never exit, never write a line that is not JSON, answer each valid request exactly
 // once with the right code, and answer ping afterwards. FUZZ_RUNS=N sets the cases per property.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -157,5 +158,51 @@ describe('stdio frame cap at its default', () => {
       /exceeds the 16777216-byte limit/,
     );
     expect(lines[1]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+  });
+});
+
+describe('stdio reader that does not read', () => {
+  it('stops reading input while its output is blocked, then answers everything', {
+    timeout: 120_000,
+  }, async () => {
+    const proc = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push({ proc, ledger: new Ledger(), exited: () => undefined, write: async () => {} });
+    proc.stderr.resume();
+    proc.stdout.pause();
+    const rssMiB = () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1]) / 1024;
+    const init = {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'slow', version: '1' },
+    };
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: init })}\n`);
+    const text = 'x'.repeat(5000);
+    const calls = 20_000;
+    for (let i = 1; i <= calls; i++) {
+      const call = {
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text } },
+      };
+      proc.stdin.write(`${JSON.stringify(call)}\n`);
+    }
+    await new Promise((r) => setTimeout(r, 4000));
+    // 100 MB of requests were offered; without backpressure the answers would sit in the server's memory.
+    expect(proc.stdin.writableLength).toBeGreaterThan(50 * 1024 * 1024);
+    expect(rssMiB()).toBeLessThan(140);
+    let answered = 0;
+    let rest = '';
+    proc.stdout.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      answered += lines.length;
+    });
+    proc.stdout.resume();
+    const until = Date.now() + 100_000;
+    while (answered < calls + 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(answered).toBe(calls + 1);
   });
 });
