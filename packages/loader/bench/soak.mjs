@@ -2,8 +2,9 @@
 // Soak: many tools/call through `entropic-mcp serve` with the bundled example plugins (isolated hosts),
 // over stdio and over Streamable HTTP, sampling the resident memory (RSS) of the serve process and of
 // its plugin hosts. Prints the series and the growth from the first sample after warm-up to the last.
-//   node packages/loader/bench/soak.mjs [--stdio-calls N] [--http-calls N] [--inflight N] [--samples N]
-// Defaults: 1,000,000 calls over stdio, 100,000 over HTTP, 64 in flight (16 over HTTP), 20 samples.
+//   node packages/loader/bench/soak.mjs [--stdio-calls N] [--http-calls N] [--warmup N] [--inflight N] [--samples N]
+// Defaults: 1,000,000 calls over stdio, 100,000 over HTTP, each after 50,000 warm-up calls that are not
+// measured (V8 grows its heap to a steady size first), 64 in flight (16 over HTTP), 20 samples.
 // Needs the workspace build (dist/ and the example plugins' build/). Exit 1 when a call fails or growth > 5 %.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const STDIO_CALLS = opt('stdio-calls', 1_000_000);
 const HTTP_CALLS = opt('http-calls', 100_000);
 const INFLIGHT = opt('inflight', 64);
 const SAMPLES = opt('samples', 20);
+const WARMUP = opt('warmup', 50_000);
 const LIMIT = 5;
 
 const plugins = readdirSync(join(repo, 'examples/plugins'), { withFileTypes: true })
@@ -78,6 +80,11 @@ function sample(pid) {
 
 /** Runs `total` calls with `inflight` at once through `call(id)`, sampling RSS `SAMPLES` times. */
 async function drive(label, pid, total, inflight, call) {
+  let warm = 0;
+  const warmers = Array.from({ length: inflight }, async () => {
+    while (warm < WARMUP) await call(10_000_000 + warm++);
+  });
+  await Promise.all(warmers);
   const every = Math.max(1, Math.floor(total / SAMPLES));
   const series = [];
   let next = 0;
@@ -95,14 +102,14 @@ async function drive(label, pid, total, inflight, call) {
   }
   await Promise.all(Array.from({ length: inflight }, worker));
   const seconds = (Date.now() - started) / 1000;
-  const base = series[Math.min(1, series.length - 1)];
+  const base = series[0];
   const last = series.at(-1);
   const total0 = base.server + base.hosts;
   const total1 = last.server + last.hosts;
   const growth = ((total1 - total0) / total0) * 100;
   const serverGrowth = ((last.server - base.server) / base.server) * 100;
   console.log(
-    `\n${label}: ${done} calls in ${seconds.toFixed(1)} s (${Math.round(done / seconds)}/s), ${failed} failed`,
+    `\n${label}: ${WARMUP} warm-up calls, then ${done} calls in ${seconds.toFixed(1)} s (${Math.round(done / seconds)}/s), ${failed} failed`,
   );
   console.log('   calls   serve RSS KiB   hosts RSS KiB (count)');
   for (const s of series) {
