@@ -77,4 +77,15 @@ describe('serve --config', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(dir, 'lib/libgone.so'));
   });
+
+  it('refuses a working directory that does not exist', async () => {
+    const dir = tempDir('config-noroot');
+    buildFixture(dir, 'alpha');
+    writeFileSync(join(dir, 'c.yaml'), 'mcp:\n  working_dir: missing\n  plugins: [libalpha.so]\n');
+    const result = await runServe(['--config', join(dir, 'c.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `the working directory ${join(dir, 'missing')} (--root or mcp.working_dir) is not a directory`,
+    );
+  });
 });

@@ -2,6 +2,7 @@
  * The `serve` runtime: read the config, load every plugin, mount their tools on one MCP server, start the
  * transport, and say on stderr what is served and how to connect. Stdout is left to the stdio transport.
  */
+import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { McpServer } from '@entropic-mcp/server';
 import { serveHttp } from '@entropic-mcp/server/http';
@@ -59,6 +60,14 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   return out;
 }
 
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function closeAll(plugins: readonly Plugin[]): Promise<void> {
   await Promise.allSettled(plugins.map((p) => p.close()));
 }
@@ -71,6 +80,10 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     throw new UsageError(
       'nothing to serve: give --plugin PATH, or --config FILE listing plugins under mcp: plugins:',
     );
+  }
+
+  if (!(await isDirectory(plan.root))) {
+    throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
   }
 
   const { loaded, failed } = await loadAll(plan.plugins, plan.root);
