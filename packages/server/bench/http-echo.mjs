@@ -1,9 +1,15 @@
 #!/usr/bin/env node
 // Echo tools/call over HTTP: @entropic-mcp/server/http (SSE and JSON responses) beside a bare
 // node:http echo (parse the body, answer JSON: the practical ceiling). The server runs in a child
-// process; this process is the load generator (keep-alive agent, N calls in flight).
+// process; this process is the load generator (N raw keep-alive connections, one call in flight
+// on each). Besides calls/s it prints the server process's CPU time per call (from /proc), which
+// moves far less with the machine's load.
 //
 //   pnpm --filter @entropic-mcp/server build && node packages/server/bench/http-echo.mjs [--calls 20000] [--warmup 2000]
+//   ... --only bare|sse|json|http-only [--concurrency 64]
+//
+// `http-only` is a diagnostic: the HTTP layer in JSON mode with a stand-in server that answers from
+// onmessage, to tell the HTTP layer's cost from the protocol core's.
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -37,6 +43,28 @@ async function serve(mode) {
     server.keepAliveTimeout = 60_000;
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${server.address().port}/mcp`;
+  } else if (mode === 'http-only') {
+    // The HTTP layer alone: a stand-in server answers each tools/call from onmessage, no protocol core.
+    const { serveHttp } = await import('../dist/http/index.js');
+    const echoCore = {
+      async connect(transport) {
+        transport.onmessage = (m) => {
+          if (m.id === undefined) return;
+          const result =
+            m.method === 'initialize'
+              ? {
+                  protocolVersion: '2025-11-25',
+                  capabilities: {},
+                  serverInfo: { name: 'stand-in', version: '1' },
+                }
+              : { content: [{ type: 'text', text: m.params.arguments.text }] };
+          transport.send({ jsonrpc: '2.0', id: m.id, result }, { relatedRequestId: m.id });
+        };
+        await transport.start();
+      },
+    };
+    const handle = await serveHttp(echoCore, { enableJsonResponse: true, keepAliveTimeout: 60_000 });
+    url = handle.url;
   } else {
     const { McpServer } = await import('../dist/index.js');
     const { serveHttp } = await import('../dist/http/index.js');
