@@ -9,9 +9,11 @@ export function httpArgs() {
   return { port: Number(values.port), mode: values.mode };
 }
 
-/** Tell the load generator where we listen: one JSON line on stdout. */
+/** Tell the load generator where we listen (one JSON line on stdout); exit cleanly on SIGTERM. */
 export function announce(server) {
   process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
+  // Exit normally on SIGTERM so `node --cpu-prof` can write its profile.
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 export function readBody(req) {

@@ -1,7 +1,8 @@
 // Profile one server under one workload with `node --cpu-prof` and print where its time goes.
 // usage: node src/profile.mjs [--workload stdio|sse|json|stateless] [--target entropic|sdk-v1|sdk-v2|bare]
 //                             [--calls N] [--out DIR]
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openClients, runHttp } from './http-client.mjs';
@@ -53,13 +54,16 @@ if (stdio) {
   crowd.close();
   await server.close();
 }
-console.log(
-  `${values.target} ${values.workload}: ${calls} calls at 64, ${Math.round(figures.perSecond)}/s (profiled)`,
-);
+const headline = `${values.target} ${values.workload}: ${calls} calls at 64, ${Math.round(figures.perSecond)}/s (profiled)`;
 const newest = readdirSync(dir)
   .filter((f) => f.endsWith('.cpuprofile'))
   .map((f) => join(dir, f))
   .filter((f) => statSync(f).mtimeMs >= started)
   .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 if (!newest) throw new Error(`no profile written in ${dir} (did the server exit cleanly?)`);
-console.log(summariseProfile(newest));
+const load = loadavg()
+  .map((n) => n.toFixed(2))
+  .join(' ');
+const text = `${headline}\n${new Date().toISOString()}, load average ${load}\n${summariseProfile(newest)}\n`;
+writeFileSync(join(dir, 'summary.txt'), text);
+console.log(text);
