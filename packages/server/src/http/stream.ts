@@ -34,9 +34,15 @@ export class SseStream {
     readonly standalone: boolean,
   ) {}
 
-  /** Attach a connection; a close of that connection detaches it again. */
+  /** Attach a connection (call `watch` unless it is answered at once). */
   attach(res: ServerResponse): void {
     this.res = res;
+  }
+
+  /** Detach the live connection when it closes (the client went away). */
+  watch(): void {
+    const res = this.res;
+    if (res === undefined) return;
     res.once('close', () => {
       if (this.res === res) this.res = undefined;
     });

@@ -124,6 +124,7 @@ export class HttpServerTransport implements Transport {
       this.onmessage?.(message, context);
       // A response produced synchronously already left with the head; otherwise send the head now.
       stream.flush();
+      stream.watch();
       return;
     }
     this.onmessage?.(message, context);
@@ -162,6 +163,7 @@ export class HttpServerTransport implements Transport {
     for (const id of ids) this.#routes.set(id, route);
     this.onmessage?.(messages, context);
     stream?.flush();
+    stream?.watch();
   }
 
   /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
@@ -185,6 +187,7 @@ export class HttpServerTransport implements Transport {
           res.flushHeaders();
           stream.backlog = undefined;
           stream.attach(res);
+          stream.watch();
         }
         return;
       }
@@ -197,6 +200,7 @@ export class HttpServerTransport implements Transport {
     standalone.head = this.#sseHead;
     this.#prime(standalone, res, this.protocolVersion);
     standalone.flush();
+    standalone.watch();
     const backlog = standalone.backlog;
     standalone.backlog = undefined;
     if (backlog !== undefined) for (const text of backlog) res.write(text);
