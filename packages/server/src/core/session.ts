@@ -270,8 +270,22 @@ export class SessionImpl implements Session {
 
   /** The answer to a request (batched when the request came in a batch). */
   reply(req: RequestState, message: Record<string, unknown>): void {
-    if (req.batch !== undefined) req.batch.add(message);
-    else this.send(message, req.requestId);
+    if (req.batch !== undefined) {
+      req.batch.add(message.result === undefined ? message : serialisable(message, req.method));
+      return;
+    }
+    if (this.closed) return;
+    try {
+      this.transport.send(message, { relatedRequestId: req.requestId });
+    } catch (error) {
+      // A result the transport could not serialise (a BigInt, a cycle) is still answered.
+      if (message.result === undefined) this.onerror?.(error as Error);
+      else
+        this.send(
+          { jsonrpc: '2.0', id: req.requestId, error: unserialisable(req.method, error) },
+          req.requestId,
+        );
+    }
   }
 
   /** A request finished one way or another: forget it and free its handler slot. */
@@ -344,5 +358,23 @@ export class SessionImpl implements Session {
     this.subscriptions.clear();
     this.server.detach(this);
     this.onclose?.();
+  }
+}
+
+function unserialisable(method: string, error: unknown): WireError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    code: ErrorCode.InternalError,
+    message: `Internal error in ${method}: the result is not valid JSON (${detail})`,
+  };
+}
+
+/** `message` when it serialises; otherwise the error answer that replaces it (batch answers only). */
+function serialisable(message: Record<string, unknown>, method: string): Record<string, unknown> {
+  try {
+    JSON.stringify(message);
+    return message;
+  } catch (error) {
+    return { jsonrpc: '2.0', id: message.id, error: unserialisable(method, error) };
   }
 }

@@ -49,6 +49,7 @@ function server() {
     throw new McpError(-32050, 'custom', { why: 'because' });
   });
   s.addTool({ name: 'returns_junk' }, () => 42 as never);
+  s.addTool({ name: 'bigint' }, () => ({ content: [{ type: 'text', text: 1n as never }] }));
   s.addTool(
     {
       name: 'draft7',
@@ -186,6 +187,10 @@ describe('tools/call', () => {
     });
     expect((await peer.request('tools/call', { name: 'returns_junk' })).error).toMatchObject({
       code: -32603,
+    });
+    expect((await peer.request('tools/call', { name: 'bigint' })).error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('not valid JSON'),
     });
     expect(await peer.call('ping')).toEqual({});
   });
