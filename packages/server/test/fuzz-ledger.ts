@@ -6,11 +6,20 @@ import type { BuiltCase, Expected } from './fuzz-cases.js';
 
 type Msg = Record<string, unknown>;
 
+/** An answer reduced to what the checks need (long runs would not keep megabytes of echoed text). */
+interface Answer {
+  readonly code: number | undefined;
+  /** For each answer owed to this id (in order), whether this one satisfies it. */
+  readonly fits: boolean[];
+}
+
 export class Ledger {
-  readonly answers = new Map<string, Msg[]>();
+  readonly answers = new Map<string, Answer[]>();
   readonly owed = new Map<string, Expected[]>();
   nulls = 0;
   owedNulls = 0;
+  /** Answers owed and not yet received (kept up to date so waiting stays cheap on long runs). */
+  private missing = 0;
   /** Anything that is not a well-formed JSON-RPC response (the fuzz server sends nothing else). */
   readonly violations: string[] = [];
   private waiters: (() => void)[] = [];
@@ -38,19 +47,27 @@ export class Ledger {
     else {
       const key = JSON.stringify(m.id);
       const list = this.answers.get(key) ?? [];
-      list.push(m);
+      const owed = this.owed.get(key) ?? [];
+      list.push({ code: error?.code as number | undefined, fits: owed.map((e) => matches(m, e)) });
       this.answers.set(key, list);
+      if (list.length <= (this.owed.get(key)?.length ?? 0)) this.missing--;
     }
     for (const w of this.waiters.splice(0)) w();
   }
 
-  /** Add what a case owes. */
-  owe(c: BuiltCase): void {
+  /** Add what a case owes; returns the keys it owes answers for. */
+  owe(c: BuiltCase): string[] {
     this.owedNulls += c.nulls;
+    const keys: string[] = [];
     for (const [id, list] of c.expects) {
       const key = JSON.stringify(id);
-      this.owed.set(key, [...(this.owed.get(key) ?? []), ...list]);
+      const before = this.owed.get(key) ?? [];
+      const arrived = Math.max(0, (this.answers.get(key)?.length ?? 0) - before.length);
+      this.missing += Math.max(0, list.length - arrived);
+      this.owed.set(key, [...before, ...list]);
+      keys.push(key);
     }
+    return keys;
   }
 
   answered(id: string | number): boolean {
@@ -75,31 +92,34 @@ export class Ledger {
 
   /** Every id owed got its answers (as many as owed) — no fewer yet. */
   allOwedArrived(): boolean {
-    for (const [key, list] of this.owed) if ((this.answers.get(key)?.length ?? 0) < list.length) return false;
-    return this.nulls >= this.owedNulls;
+    return this.missing <= 0 && this.nulls >= this.owedNulls;
   }
 
-  /** Problems: missing, extra or wrong answers, and every violation seen. */
-  problems(): string[] {
+  /**
+   * Problems: missing, extra or wrong answers, and every violation seen. With `keys`, only those ids
+   * are checked one by one (a case's own); without, every id of the run.
+   */
+  problems(keys?: readonly string[]): string[] {
     const out = [...this.violations];
-    for (const [key, expected] of this.owed) {
+    const owed = keys === undefined ? this.owed : new Map(keys.map((k) => [k, this.owed.get(k) ?? []]));
+    for (const [key, expected] of owed) {
       const got = [...(this.answers.get(key) ?? [])];
+      const codes = JSON.stringify(got.map((a) => a.code ?? 'result'));
       if (got.length !== expected.length) {
-        out.push(
-          `id ${key}: ${got.length} answers for ${expected.length} owed: ${JSON.stringify(got).slice(0, 300)}`,
-        );
+        out.push(`id ${key}: ${got.length} answers (${codes}) for ${expected.length} owed`);
         continue;
       }
-      for (const e of expected) {
-        const at = got.findIndex((m) => matches(m, e));
-        if (at < 0)
-          out.push(`id ${key}: no answer matching ${describe(e)} in ${JSON.stringify(got).slice(0, 300)}`);
+      expected.forEach((e, i) => {
+        const at = got.findIndex((a) => a.fits[i] === true);
+        if (at < 0) out.push(`id ${key}: no answer matching ${describe(e)} among ${codes}`);
         else got.splice(at, 1);
-      }
+      });
     }
-    for (const [key, got] of this.answers) {
-      if (!this.owed.has(key) && !key.startsWith('"probe-')) out.push(`id ${key}: unexpected answer`);
-      if (key.startsWith('"probe-') && got.length !== 1) out.push(`probe ${key}: ${got.length} answers`);
+    if (keys === undefined) {
+      for (const [key, got] of this.answers) {
+        if (!this.owed.has(key) && !key.startsWith('"probe-')) out.push(`id ${key}: unexpected answer`);
+        if (key.startsWith('"probe-') && got.length !== 1) out.push(`probe ${key}: ${got.length} answers`);
+      }
     }
     if (this.nulls !== this.owedNulls) out.push(`${this.nulls} id-null errors for ${this.owedNulls} owed`);
     return out;
