@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 
-const msg = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
+const msg = (n: number) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
 
 describe('MemoryEventStore', () => {
   it('replays only the same stream after the given id, skipping priming events', () => {
     const store = new MemoryEventStore();
-    const prime = store.append('s.1', null);
+    const prime = store.append('s.1', '');
     const a = store.append('s.1', msg(1));
     store.append('s.2', msg(99));
     const b = store.append('s.1', msg(2));
     expect(store.after(prime)).toEqual({
       streamId: 's.1',
       events: [
-        { id: a, message: msg(1) },
-        { id: b, message: msg(2) },
+        { id: a, data: msg(1) },
+        { id: b, data: msg(2) },
       ],
     });
     expect(store.after(a)?.events.map((e) => e.id)).toEqual([b]);
@@ -31,7 +31,7 @@ describe('MemoryEventStore', () => {
     expect(store.after('s.1.x')).toBeUndefined();
     expect(store.after('s.1.99')).toBeUndefined();
     expect(store.after(first)).toBeUndefined();
-    expect(store.after('s.1.1')?.events.map((e) => e.message)).toEqual([msg(3), msg(4)]);
+    expect(store.after('s.1.1')?.events.map((e) => e.data)).toEqual([msg(3), msg(4)]);
   });
 
   it('keeps at most maxStreams streams, dropping the oldest', () => {
@@ -50,6 +50,18 @@ describe('MemoryEventStore', () => {
     store.forget('abc.');
     expect(store.size).toBe(1);
     expect(store.after(keep)).toBeDefined();
+  });
+
+  it('keeps the data under maxBytes by dropping the oldest streams', () => {
+    const store = new MemoryEventStore({ maxBytes: 100 });
+    const old = store.append('s.1', 'x'.repeat(60));
+    store.append('s.2', 'y'.repeat(30));
+    expect(store.bytes).toBe(90);
+    store.append('s.3', 'z'.repeat(30));
+    expect(store.bytes).toBe(60);
+    expect(store.after(old)).toBeUndefined();
+    store.forget('s.');
+    expect(store.bytes).toBe(0);
   });
 
   it('rejects nonsensical bounds', () => {

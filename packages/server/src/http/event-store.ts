@@ -1,16 +1,15 @@
 /**
  * The replay log behind `Last-Event-ID` resumption. Every SSE event a session writes is appended
- * under the id of its logical stream; a client that lost a connection asks for everything after the
- * last id it saw and gets only that stream's later events. The interface may be backed by anything
- * (Redis, a database); methods may answer synchronously or with a promise.
+ * under the id of its logical stream, as the JSON text of its message; a client that lost a
+ * connection asks for everything after the last id it saw and gets only that stream's later events.
+ * The interface may be backed by anything (Redis, a database); methods may answer synchronously or
+ * with a promise.
  */
 
-import type { JsonRpcMessage } from '../transport/types.js';
-
-/** One stored event: its id and the message (`null` marks a priming event, which carries no data). */
+/** One stored event: its id and the JSON text of its message (empty for a priming event). */
 export interface StoredEvent {
   readonly id: string;
-  readonly message: JsonRpcMessage | null;
+  readonly data: string;
 }
 
 /** What `after` finds: the stream the id belongs to and the events that followed it, oldest first. */
@@ -21,7 +20,7 @@ export interface ReplayedEvents {
 
 export interface EventStore {
   /** Append one event to `streamId` and return its id (unique across all streams of the store). */
-  append(streamId: string, message: JsonRpcMessage | null): string | Promise<string>;
+  append(streamId: string, data: string): string | Promise<string>;
   /** Events of the same stream after `lastEventId`; undefined when the id is unknown or evicted. */
   after(lastEventId: string): ReplayedEvents | undefined | Promise<ReplayedEvents | undefined>;
   /** Forget every stream whose id starts with `prefix` (a session ended). */
@@ -33,12 +32,15 @@ export interface MemoryEventStoreOptions {
   readonly maxEventsPerStream?: number;
   /** Streams kept in total; the least recently created is dropped first. Default 10,000. */
   readonly maxStreams?: number;
+  /** Bytes of event data kept in total (UTF-16 code units); oldest streams go first. Default 64 MiB. */
+  readonly maxBytes?: number;
 }
 
 interface StreamLog {
   /** Sequence number of `events[0]`. */
   first: number;
-  readonly events: (JsonRpcMessage | null)[];
+  bytes: number;
+  readonly events: string[];
 }
 
 /**
@@ -49,10 +51,13 @@ export class MemoryEventStore implements EventStore {
   readonly #streams = new Map<string, StreamLog>();
   readonly #maxEvents: number;
   readonly #maxStreams: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxEvents = positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream');
     this.#maxStreams = positive(options.maxStreams, 10_000, 'maxStreams');
+    this.#maxBytes = positive(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
   }
 
   /** Number of streams currently held (for tests and monitoring). */
@@ -60,22 +65,29 @@ export class MemoryEventStore implements EventStore {
     return this.#streams.size;
   }
 
-  append(streamId: string, message: JsonRpcMessage | null): string {
+  /** Bytes of event data currently held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  append(streamId: string, data: string): string {
     let log = this.#streams.get(streamId);
     if (log === undefined) {
-      if (this.#streams.size >= this.#maxStreams) {
-        const oldest = this.#streams.keys().next().value;
-        if (oldest !== undefined) this.#streams.delete(oldest);
-      }
-      log = { first: 0, events: [] };
+      if (this.#streams.size >= this.#maxStreams) this.#dropOldest();
+      log = { first: 0, bytes: 0, events: [] };
       this.#streams.set(streamId, log);
     }
     const seq = log.first + log.events.length;
-    log.events.push(message);
+    log.events.push(data);
+    log.bytes += data.length;
+    this.#bytes += data.length;
     if (log.events.length > this.#maxEvents) {
-      log.events.shift();
+      const dropped = log.events.shift() as string;
+      log.bytes -= dropped.length;
+      this.#bytes -= dropped.length;
       log.first++;
     }
+    while (this.#bytes > this.#maxBytes && this.#streams.size > 1) this.#dropOldest();
     return `${streamId}.${seq}`;
   }
 
@@ -90,14 +102,26 @@ export class MemoryEventStore implements EventStore {
     if (seq >= end) return undefined;
     const events: StoredEvent[] = [];
     for (let s = Math.max(seq + 1, log.first); s < end; s++) {
-      const message = log.events[s - log.first] ?? null;
-      if (message !== null) events.push({ id: `${streamId}.${s}`, message });
+      const data = log.events[s - log.first] ?? '';
+      if (data !== '') events.push({ id: `${streamId}.${s}`, data });
     }
     return { streamId, events };
   }
 
   forget(prefix: string): void {
-    for (const id of this.#streams.keys()) if (id.startsWith(prefix)) this.#streams.delete(id);
+    for (const [id, log] of this.#streams) {
+      if (id.startsWith(prefix)) {
+        this.#bytes -= log.bytes;
+        this.#streams.delete(id);
+      }
+    }
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#streams.entries().next().value;
+    if (oldest === undefined) return;
+    this.#bytes -= oldest[1].bytes;
+    this.#streams.delete(oldest[0]);
   }
 }
 

@@ -1,11 +1,9 @@
 /** Server-Sent Events framing. A JSON text never holds a raw newline, so one `data:` line suffices. */
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../transport/types.js';
 
-/** An event with an id (resumable) or without one. */
-export function sseEvent(id: string | undefined, message: JsonRpcMessage): string {
-  const data = JSON.stringify(message);
+/** An event carrying `data` (a message's JSON text), with an id (resumable) or without one. */
+export function sseEvent(id: string | undefined, data: string): string {
   return id === undefined ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`;
 }
 

@@ -66,22 +66,19 @@ export class SseStream {
 
   /** Write one message, storing it first when the session is resumable; `end` closes after it. */
   emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
+    const data = JSON.stringify(message);
     if (store === undefined) {
-      this.#out(sseEvent(undefined, message), maxBacklog, end);
+      this.#out(sseEvent(undefined, data), maxBacklog, end);
       return;
     }
     if (this.tail !== undefined) {
-      this.tail = this.tail
-        .then(() => this.#storeAndWrite(message, store, maxBacklog, end))
-        .catch(this.#fail);
+      this.tail = this.tail.then(() => this.#storeAndWrite(data, store, maxBacklog, end)).catch(this.#fail);
       return;
     }
-    const id = store.append(this.id, message);
-    if (typeof id === 'string') this.#out(sseEvent(id, message), maxBacklog, end);
+    const id = store.append(this.id, data);
+    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end);
     else
-      this.tail = id
-        .then((eventId) => this.#out(sseEvent(eventId, message), maxBacklog, end))
-        .catch(this.#fail);
+      this.tail = id.then((eventId) => this.#out(sseEvent(eventId, data), maxBacklog, end)).catch(this.#fail);
   }
 
   /** Close the live connection, after `finalText` (the logical stream stays open). */
@@ -94,8 +91,8 @@ export class SseStream {
     this.onError?.(error instanceof Error ? error : new Error(String(error)));
   };
 
-  async #storeAndWrite(message: JsonRpcMessage, store: EventStore, max: number, end: boolean): Promise<void> {
-    this.#out(sseEvent(await store.append(this.id, message), message), max, end);
+  async #storeAndWrite(data: string, store: EventStore, max: number, end: boolean): Promise<void> {
+    this.#out(sseEvent(await store.append(this.id, data), data), max, end);
   }
 
   #out(text: string, maxBacklog: number, end: boolean): void {

@@ -17,7 +17,7 @@ import type {
 import type { EventStore } from './event-store.js';
 import { JsonBatch } from './json-batch.js';
 import { sendJsonError } from './reply.js';
-import { sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
+import { sseEvent, sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 
 export interface HttpTransportConfig {
@@ -180,8 +180,7 @@ export class HttpServerTransport implements Transport {
           return;
         }
         res.writeHead(200, this.#sseHead);
-        for (const event of found.events)
-          res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.message)}\n\n`);
+        for (const event of found.events) res.write(sseEvent(event.id, event.data));
         if (stream === undefined) res.end();
         else {
           res.flushHeaders();
@@ -322,7 +321,7 @@ export class HttpServerTransport implements Transport {
     if (store === undefined || this.sessionId === undefined) return;
     const effective = this.protocolVersion ?? version;
     if (effective === undefined || effective < '2025-11-25') return;
-    const id = store.append(stream.id, null);
+    const id = store.append(stream.id, '');
     if (typeof id === 'string') stream.prefix = ssePriming(id);
     else {
       stream.tail = id
