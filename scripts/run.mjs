@@ -3,7 +3,7 @@
 //   node scripts/run.mjs serve   install, build, then serve the bundled example plugins
 //   node scripts/run.mjs test    install, build, then run every check and test the project has
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,7 +34,15 @@ function ensurePnpm() {
   env.PATH = `${tools}${delimiter}${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH}`;
   if (pnpmVersion() === pinned) return;
   console.error(`• installing pnpm@${pinned} into .tools/`);
-  must('npm', ['install', '--prefix', join(root, '.tools'), '--no-save', '--no-audit', '--no-fund', `pnpm@${pinned}`]);
+  must('npm', [
+    'install',
+    '--prefix',
+    join(root, '.tools'),
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    `pnpm@${pinned}`,
+  ]);
 }
 
 function setup() {
