@@ -73,4 +73,18 @@ describe('server-wide and per-session notifications', () => {
     expect(peer.received.filter((m) => m.id === 'h')).toHaveLength(0);
     await expect(connectInMemory(server)).rejects.toMatchObject({ code: 'CLOSED' });
   });
+
+  it('an exception from an application callback is answered and reported, never thrown into the transport', async () => {
+    const server = new McpServer({ name: 'n', version: '1' });
+    const { peer, session } = await initializedPeer(server);
+    const errors: string[] = [];
+    session.onerror = (error) => errors.push(error.message);
+    session.onnotification = () => {
+      throw new Error('callback broke');
+    };
+    await peer.notify('notifications/anything');
+    expect(await peer.call('ping')).toEqual({});
+    expect(errors).toEqual(['callback broke']);
+    expect(peer.received.filter((m) => m.error !== undefined)).toEqual([]);
+  });
 });

@@ -98,6 +98,23 @@ export class SessionImpl implements Session {
 
   receive(message: unknown, context?: MessageContext): void {
     if (this.closed) return;
+    try {
+      this.dispatch(message, context);
+    } catch (error) {
+      // Last resort: nothing a message does may take the transport (and the process) down with it.
+      // A request still gets its answer; a notification never does.
+      const id = (message as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' || typeof id === 'number') {
+        this.sendError(id, {
+          code: ErrorCode.InternalError,
+          message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private dispatch(message: unknown, context: MessageContext | undefined): void {
     if (typeof message !== 'object' || message === null) {
       const bad = describeInvalid(message);
       this.sendError(bad.id, bad.error);
@@ -105,11 +122,17 @@ export class SessionImpl implements Session {
     }
     const limit = checkJsonLimits(message, this.server.options);
     if (limit !== undefined) {
-      const id = (message as Record<string, unknown>).id;
-      this.sendError(typeof id === 'string' || typeof id === 'number' ? id : null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: ${limit}`,
-      });
+      const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${limit}` };
+      // Each request of a refused batch is answered by its id, so a transport that routes answers by
+      // id (HTTP) can finish the exchange; with no usable id the answer carries id null.
+      if (Array.isArray(message)) {
+        const ids = message.flatMap(requestId);
+        if (ids.length > 0) this.send(ids.map((id) => ({ jsonrpc: '2.0', id, error })));
+        else this.sendError(null, error);
+      } else {
+        const id = (message as Record<string, unknown>).id;
+        this.sendError(usableId(id) ? id : null, error);
+      }
       return;
     }
     if (Array.isArray(message)) this.receiveBatch(message, context);
@@ -377,4 +400,15 @@ function serialisable(message: Record<string, unknown>, method: string): Record<
   } catch (error) {
     return { jsonrpc: '2.0', id: message.id, error: unserialisable(method, error) };
   }
+}
+
+function usableId(id: unknown): id is RequestId {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+}
+
+/** The id of a batch element that is a request, as a list of zero or one. */
+function requestId(item: unknown): RequestId[] {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return [];
+  const { id, method } = item as Record<string, unknown>;
+  return typeof method === 'string' && usableId(id) ? [id] : [];
 }
