@@ -91,6 +91,28 @@ describe('server-to-client requests', () => {
     expect(firstText(await peer.call('tools/call', { name: 'roots' }))).toBe('file:///a,file:///b');
   });
 
+  it('sampling with tools needs sampling.tools', async () => {
+    const s = new McpServer({ name: 'c', version: '1' });
+    s.addTool({ name: 'sample_tools' }, async (_a, ctx) => {
+      const r = await ctx.sample({
+        messages: [{ role: 'user', content: text('weather?') }],
+        maxTokens: 5,
+        tools: [{ name: 'weather', inputSchema: { type: 'object' } }],
+      });
+      return { content: [text(String(r.model))] };
+    });
+    const plain = await initializedPeer(s, { sampling: {} });
+    const refused = await plain.peer.request('tools/call', { name: 'sample_tools' });
+    expect((refused.error as { message: string }).message).toContain('sampling.tools');
+    const capable = await initializedPeer(s, { sampling: { tools: {} } });
+    capable.peer.onServerRequest = () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'sunny' },
+      model: 'm1',
+    });
+    expect(firstText(await capable.peer.call('tools/call', { name: 'sample_tools' }))).toBe('m1');
+  });
+
   it('a client error answer rejects with an McpError carrying its code', async () => {
     const { peer } = await initializedPeer(server(), { sampling: {} });
     peer.onServerRequest = () => {

@@ -213,9 +213,18 @@ export class RequestState implements HandlerContext, Schedulable {
   }
 
   sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult> {
-    if (!this.client.capabilities.sampling) {
+    const sampling = this.client.capabilities.sampling;
+    if (!sampling) {
       return Promise.reject(
         new LocalError('CLIENT_CAPABILITY_MISSING', 'The client does not support sampling'),
+      );
+    }
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) {
+      return Promise.reject(
+        new LocalError(
+          'CLIENT_CAPABILITY_MISSING',
+          'The client does not support tools in sampling (sampling.tools)',
+        ),
       );
     }
     return this.request<CreateMessageResult>('sampling/createMessage', params, options);
