@@ -255,6 +255,20 @@ export const oracleCase: fc.Arbitrary<Build> = fc.oneof(
       expects: [],
       nulls: o.batches ? items.length : 1,
     })),
+  // A batch over the depth cap: every request in it is answered -32600 by its id.
+  fc.integer({ min: 66, max: 300 }).map<Build>((d) => (id) => {
+    const a = id();
+    const b = id();
+    const frame = `[{"jsonrpc":"2.0","id":"${a}","method":"ping","params":{"d":${nested(d)}}},{"jsonrpc":"2.0","id":"${b}","method":"ping"}]`;
+    return {
+      frames: [Buffer.from(frame)],
+      expects: [
+        [a, code(-32600)],
+        [b, code(-32600)],
+      ],
+      nulls: 0,
+    };
+  }),
   // Oversized frames (stdio): answered -32600 with id null and skipped.
   fc.constant<Build>((id, o) => {
     if (o.maxFrameBytes === undefined) return { frames: [], expects: [], nulls: 0 };

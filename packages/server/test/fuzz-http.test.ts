@@ -10,7 +10,7 @@ import { McpServer, text } from '../src/index.js';
 import { buildCases, type Expected, garbage, oracleCase, runs, timeLimit } from './fuzz-cases.js';
 import { idSource } from './fuzz-ledger.js';
 import { addFuzzTools } from './fuzz-tools.mjs';
-import { initSession, sseMessages } from './http-helpers.js';
+import { INIT_BODY, post as postJson, sseMessages } from './http-helpers.js';
 
 const accept = fc.constantFrom<string | undefined>(
   'application/json, text/event-stream',
@@ -41,10 +41,39 @@ function bothAccepted(a: string | undefined = '*/*'): boolean {
 }
 
 /** The status the rules give, in the handler's order of checks. */
+/** Initialize a session at `protocolVersion` and send notifications/initialized; returns its id. */
+async function openSession(url: string, protocolVersion: string): Promise<string> {
+  const init = await postJson(url, { ...INIT_BODY, params: { ...INIT_BODY.params, protocolVersion } });
+  const sessionId = init.headers.get('mcp-session-id') ?? '';
+  await init.text();
+  const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion };
+  await (await postJson(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+  return sessionId;
+}
+
+type Kind = 'request' | 'notification' | 'response';
+
+/** The handler's classification of one message (undefined: not a JSON-RPC 2.0 message). */
+function kindOf(m: unknown): Kind | undefined {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return undefined;
+  const msg = m as Record<string, unknown>;
+  if (msg.jsonrpc !== '2.0') return undefined;
+  const hasId = typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isFinite(msg.id));
+  if (typeof msg.method === 'string') {
+    if (hasId) return 'request';
+    return msg.id === undefined ? 'notification' : undefined;
+  }
+  if (msg.method === undefined && (hasId || msg.id === null) && ('result' in msg || 'error' in msg))
+    return 'response';
+  return undefined;
+}
+
+/** The status the rules give, in the handler's order of checks. `batches`: the session negotiated 2025-03-26. */
 function expectedOutcome(
   h: { accept?: string; type?: string; version?: string; session: string },
   body: Buffer,
   stateless: boolean,
+  batches: boolean,
 ): Outcome {
   if (!bothAccepted(h.accept)) return { status: 406 };
   if (h.type === undefined || !/^application\/json\s*(;|$)/i.test(h.type)) return { status: 415 };
@@ -59,18 +88,21 @@ function expectedOutcome(
   } catch {
     return { status: 400, code: -32700 };
   }
-  if (Array.isArray(m) || typeof m !== 'object' || m === null) return { status: 400, code: -32600 };
+  if (Array.isArray(m)) {
+    // Batches need a session that negotiated 2025-03-26, and well-formed members.
+    if (!stateless && h.session === 'missing') return { status: 400, code: -32000 };
+    if (!stateless && h.session !== 'valid') return { status: 404 };
+    if (stateless || !batches || m.length === 0) return { status: 400, code: -32600 };
+    const kinds = m.map(kindOf);
+    if (kinds.includes(undefined)) return { status: 400, code: -32600 };
+    const requests = m.filter((_item, i) => kinds[i] === 'request') as Record<string, unknown>[];
+    if (requests.some((r) => r.method === 'initialize')) return { status: 400, code: -32600 };
+    if (new Set(requests.map((r) => JSON.stringify(r.id))).size !== requests.length) return { status: 409 };
+    return { status: requests.length > 0 ? 200 : 202 };
+  }
+  const kind = kindOf(m);
+  if (kind === undefined) return { status: 400, code: -32600 };
   const msg = m as Record<string, unknown>;
-  if (msg.jsonrpc !== '2.0') return { status: 400, code: -32600 };
-  const hasId = typeof msg.id === 'string' || (typeof msg.id === 'number' && Number.isFinite(msg.id));
-  let kind: 'request' | 'notification' | 'response';
-  if (typeof msg.method === 'string') {
-    if (hasId) kind = 'request';
-    else if (msg.id === undefined) kind = 'notification';
-    else return { status: 400, code: -32600 };
-  } else if (msg.method === undefined && (hasId || msg.id === null) && ('result' in msg || 'error' in msg)) {
-    kind = 'response';
-  } else return { status: 400, code: -32600 };
   if (!stateless) {
     if (kind === 'request' && msg.method === 'initialize')
       return { status: h.session === 'missing' ? 200 : 400 };
@@ -81,7 +113,12 @@ function expectedOutcome(
   return { status: kind === 'request' ? 200 : 202 };
 }
 
-describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (stateless) => {
+describe.each([
+  { stateless: false, protocol: '2025-11-25' },
+  { stateless: false, protocol: '2025-03-26' },
+  { stateless: true, protocol: '2025-11-25' },
+])('Streamable HTTP POST fuzz ($protocol, stateless: $stateless)', ({ stateless, protocol }) => {
+  const batches = protocol === '2025-03-26';
   let url = '';
   let close: () => Promise<void> = async () => {};
   let sessionId = '';
@@ -90,7 +127,7 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
     const handle = await serveHttp(mcp, { stateless, sessionIdleTimeoutMs: 0 });
     url = handle.url;
     close = () => handle.close();
-    if (!stateless) sessionId = await initSession(url);
+    if (!stateless) sessionId = await openSession(url, protocol);
   });
   afterAll(() => close());
 
@@ -109,7 +146,7 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
   it('answers every POST with the status the rules give and each request once with the right code', {
     timeout: timeLimit(90_000),
   }, async () => {
-    const id = idSource(`http-${stateless}`);
+    const id = idSource(`http-${protocol}-${stateless}`);
     let n = 0;
     const body = fc.oneof(
       { weight: 3, arbitrary: oracleCase.map((b) => ({ oracle: true as const, build: b })) },
@@ -118,14 +155,12 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
     await fc.assert(
       fc.asyncProperty(accept, contentType, version, session, body, async (a, t, v, s, b) => {
         let frame: Buffer;
-        let owed: Expected[] | undefined;
-        let owedId: string | number | undefined;
+        let owed = new Map<string | number, Expected[]>();
         if (b.oracle) {
-          const c = buildCases([b.build], id, { batches: false });
+          const c = buildCases([b.build], id, { batches });
           if (c.frames.length !== 1) return; // multi-frame cases are about ordering on one stream
           frame = c.frames[0] as Buffer;
-          const first = [...c.expects][0];
-          if (first !== undefined) [owedId, owed] = first;
+          owed = c.expects;
         } else frame = b.bytes;
         const sid = {
           valid: sessionId,
@@ -139,7 +174,12 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
           'mcp-protocol-version': v,
           'mcp-session-id': stateless ? undefined : sid?.replace(/[^\x20-\x7e]/g, '?'),
         };
-        const want = expectedOutcome({ accept: a, type: t, version: v, session: s }, frame, stateless);
+        const want = expectedOutcome(
+          { accept: a, type: t, version: v, session: s },
+          frame,
+          stateless,
+          batches,
+        );
         const got = await post(headers, frame);
         expect(got.status).toBe(want.status);
         if (got.status >= 400) {
@@ -150,13 +190,16 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
         }
         if (got.status === 200 && !(b.oracle && JSON.parse(frame.toString()).method === 'initialize')) {
           const answers = sseMessages(got.text).filter((m) => 'result' in m || 'error' in m);
-          expect(answers).toHaveLength(1);
-          const answer = answers[0] as Record<string, unknown>;
-          if (owed !== undefined) {
-            expect(answer.id).toEqual(owedId);
-            const e = owed[0] as Expected;
-            if (e.code !== undefined) expect((answer.error as { code: number }).code).toBe(e.code);
-            else expect(e.result?.(answer.result)).toBe(true);
+          const parsed = JSON.parse(frame.toString('utf8')) as unknown;
+          const asked = (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => kindOf(m) === 'request');
+          // Exactly one answer per request of the body, each the one the oracle owes.
+          expect(answers.map((m) => JSON.stringify(m.id)).sort()).toEqual(
+            asked.map((m) => JSON.stringify((m as { id: unknown }).id)).sort(),
+          );
+          for (const answer of answers) {
+            const e = owed.get(answer.id as string | number)?.[0];
+            if (e?.code !== undefined) expect((answer.error as { code: number }).code).toBe(e.code);
+            else if (e !== undefined) expect(e.result?.(answer.result)).toBe(true);
           }
         }
         const ping = await post(
@@ -164,6 +207,7 @@ describe.each([false, true])('Streamable HTTP POST fuzz (stateless: %s)', (state
             accept: 'application/json, text/event-stream',
             'content-type': 'application/json',
             'mcp-session-id': stateless ? undefined : sessionId,
+            'mcp-protocol-version': protocol,
           },
           Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: `probe-${++n}`, method: 'ping' })),
         );

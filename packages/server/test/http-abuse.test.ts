@@ -11,6 +11,7 @@ import {
   post,
   responseOf,
   sessionHeaders,
+  sseMessages,
   start,
 } from './http-helpers.js';
 
@@ -220,6 +221,36 @@ describe('Streamable HTTP under abuse', () => {
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(ids.map((id) => id.slice(0, 4))).size).toBeGreaterThan(150);
   });
+
+  it('a 2025-03-26 batch over the JSON depth cap is answered per request, not left hanging', async () => {
+    const srv = await serve();
+    const init = await post(srv.url, {
+      ...INIT_BODY,
+      params: { ...INIT_BODY.params, protocolVersion: '2025-03-26' },
+    });
+    const sessionId = init.headers.get('mcp-session-id') ?? '';
+    await init.text();
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
+    const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
+    const body = `[{"jsonrpc":"2.0","id":"a","method":"ping","params":{"d":${deep}}},{"jsonrpc":"2.0","id":"b","method":"ping"}]`;
+    const res = await fetch(srv.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(res.status).toBe(200);
+    const answers = sseMessages(await res.text());
+    expect(answers.map((a) => [a.id, (a.error as { code?: number } | undefined)?.code])).toEqual([
+      ['a', -32600],
+      ['b', -32600],
+    ]);
+    expect(srv.handler.session(sessionId)?.inFlight).toBe(0);
+  }, 30_000);
 
   for (const stateless of [false, true]) {
     it(`a request id that overflows to Infinity is refused at once (${stateless ? 'stateless' : 'stateful'})`, async () => {
