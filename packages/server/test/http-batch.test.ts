@@ -62,6 +62,21 @@ describe('Streamable HTTP: 2025-03-26 batches', () => {
     expect(res.status).toBe(202);
   });
 
+  it('answers a batch the core refuses as a whole, leaving nothing in flight', async () => {
+    for (const enableJsonResponse of [false, true]) {
+      const { srv, headers } = await oldSession({ enableJsonResponse });
+      const deep = `${'['.repeat(100)}${']'.repeat(100)}`;
+      const body = `[{"jsonrpc":"2.0","id":"a","method":"ping","params":{"d":${deep}}},{"jsonrpc":"2.0","id":"b","method":"ping"}]`;
+      const res = await post(srv.url, body, headers);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      const answers = enableJsonResponse ? [JSON.parse(text)].flat() : sseMessages(text);
+      expect(answers.length).toBeGreaterThan(0);
+      for (const answer of answers) expect(answer.error).toMatchObject({ code: -32600 });
+      expect(srv.handler.session(headers['mcp-session-id'] as string)?.inFlight).toBe(0);
+    }
+  });
+
   it('refuses batches in later revisions, empty batches and initialize inside one', async () => {
     const { srv, headers } = await oldSession();
     expect(await errorOf(await post(srv.url, [], headers))).toMatchObject({

@@ -2,6 +2,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../transport/types.js';
+import { sendJson } from './reply.js';
 import { writable } from './sse.js';
 
 export class JsonBatch {
@@ -16,8 +17,6 @@ export class JsonBatch {
   add(message: JsonRpcMessage, head: Record<string, string>): void {
     this.#responses.push(message);
     if (this.#responses.length < this.expected || !writable(this.res)) return;
-    const body = JSON.stringify(this.#responses);
-    this.res.writeHead(200, { ...head, 'content-length': String(Buffer.byteLength(body)) });
-    this.res.end(body);
+    sendJson(this.res, head, this.#responses);
   }
 }

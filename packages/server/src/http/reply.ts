@@ -4,6 +4,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../transport/types.js';
 
 export function sendJsonError(
   res: ServerResponse,
@@ -23,4 +24,15 @@ export function sendJsonError(
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
+}
+
+/** A 200 answer with one JSON body (a message, or a batch's array of them). */
+export function sendJson(
+  res: ServerResponse,
+  head: Record<string, string>,
+  body: JsonRpcMessage | JsonRpcMessage[],
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(200, { ...head, 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
 }

@@ -16,7 +16,7 @@ import type {
 } from '../transport/types.js';
 import type { EventStore } from './event-store.js';
 import { JsonBatch } from './json-batch.js';
-import { sendJsonError } from './reply.js';
+import { sendJson, sendJsonError } from './reply.js';
 import { sseEvent, sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 
@@ -59,6 +59,8 @@ export class HttpServerTransport implements Transport {
   #standalone: SseStream | undefined;
   #streamSeq = 0;
   #initId: RequestId | undefined;
+  /** Ids of the POST whose messages are being handed to the core right now. */
+  #delivering: RequestId[] | undefined;
   #closed = false;
 
   constructor(config: HttpTransportConfig) {
@@ -121,13 +123,13 @@ export class HttpServerTransport implements Transport {
       this.#routes.set(id, stream);
       stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
-      this.onmessage?.(message, context);
+      this.#deliver(message, context, [id]);
       // A response produced synchronously already left with the head; otherwise send the head now.
       stream.flush();
       stream.watch();
       return;
     }
-    this.onmessage?.(message, context);
+    this.#deliver(message, context, [id]);
   }
 
   /**
@@ -161,7 +163,7 @@ export class HttpServerTransport implements Transport {
       route = stream;
     }
     for (const id of ids) this.#routes.set(id, route);
-    this.onmessage?.(messages, context);
+    this.#deliver(messages, context, ids);
     stream?.flush();
     stream?.watch();
   }
@@ -215,6 +217,10 @@ export class HttpServerTransport implements Transport {
       return;
     }
     const store = this.#config.eventStore;
+    if (message.method === undefined && message.id === null && this.#delivering !== undefined) {
+      this.#answerWhole(message, this.#delivering);
+      return;
+    }
     if (message.method === undefined && message.id !== undefined) {
       const id = message.id as RequestId;
       const route = this.#routes.get(id);
@@ -227,11 +233,7 @@ export class HttpServerTransport implements Transport {
         const done = route.pending === 0;
         route.emit(message, store, this.#config.maxBacklog, done);
         if (done) this.#streams.delete(route.id);
-      } else if (writable(route)) {
-        const body = JSON.stringify(message);
-        route.writeHead(200, { ...this.#jsonHead, 'content-length': String(Buffer.byteLength(body)) });
-        route.end(body);
-      }
+      } else if (writable(route)) sendJson(route, this.#jsonHead, message);
       this.#afterResponse();
       return;
     }
@@ -296,6 +298,33 @@ export class HttpServerTransport implements Transport {
     }
     this.#config.onEnd?.(this);
     this.onclose?.();
+  }
+
+  #deliver(message: unknown, context: MessageContext, ids: RequestId[]): void {
+    this.#delivering = ids;
+    try {
+      this.onmessage?.(message, context);
+    } finally {
+      this.#delivering = undefined;
+    }
+  }
+
+  /**
+   * An error with id null while a POST is being delivered (its body as a whole was refused, such as
+   * a batch over a limit): it is the answer to all of that POST's requests.
+   */
+  #answerWhole(message: JsonRpcMessage, ids: RequestId[]): void {
+    const route = this.#routes.get(ids[0] as RequestId);
+    for (const id of ids) this.#routes.delete(id);
+    if (route instanceof SseStream) {
+      route.pending = 0;
+      route.emit(message, this.#config.eventStore, this.#config.maxBacklog, true);
+      this.#streams.delete(route.id);
+    } else if (route !== undefined) {
+      const res = route instanceof JsonBatch ? route.res : route;
+      if (writable(res)) sendJson(res, this.#jsonHead, message);
+    }
+    this.#afterResponse();
   }
 
   #report(error: unknown): void {
