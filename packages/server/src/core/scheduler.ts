@@ -84,6 +84,8 @@ export class Scheduler {
   }
 
   private arm(at: number): void {
+    // A sweep can start jobs (freed slots) that arm the timer before the sweep re-arms it: keep one.
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(this.sweepBound, Math.max(0, at - Date.now()) + 1);
     (this.timer as { unref?: () => void }).unref?.();
   }
