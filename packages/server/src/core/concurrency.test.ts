@@ -120,6 +120,19 @@ describe('handler timeout', () => {
     g.releaseAll();
   });
 
+  it('times out queued handlers one after another as each gets its slot', async () => {
+    const g = gated({ handlerTimeoutMs: 40, maxConcurrency: 1 });
+    const { peer } = await initializedPeer(g.server);
+    const t0 = Date.now();
+    const answers = await Promise.all(
+      [0, 1, 2].map((i) => peer.request('tools/call', { name: 'gate', arguments: { i } })),
+    );
+    expect(answers.map((a) => (a.error as { code: number }).code)).toEqual([-32001, -32001, -32001]);
+    expect(g.started).toEqual([0, 1, 2]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+    g.releaseAll();
+  });
+
   it('0 turns the timeout off', async () => {
     const g = gated({ handlerTimeoutMs: 0 });
     const { peer } = await initializedPeer(g.server);
