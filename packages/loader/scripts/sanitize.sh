@@ -30,7 +30,11 @@ fi
 asan_common="handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:log_path=$logs/asan:exitcode=86"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
 
-vitest() { pnpm exec vitest run --reporter=dot "$@"; }
+# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds.
+vitest() {
+  if [ -x ../../node_modules/.bin/vitest ]; then ../../node_modules/.bin/vitest run --reporter=dot "$@"
+  else pnpm exec vitest run --reporter=dot "$@"; fi
+}
 status=0
 
 make -s -C test/fixtures
