@@ -64,6 +64,18 @@ describe('MemoryEventStore', () => {
     expect(store.bytes).toBe(0);
   });
 
+  it('evicts in constant time and keeps its bookkeeping proportional to what it holds', () => {
+    const store = new MemoryEventStore({ maxStreams: 1000 });
+    for (let i = 0; i < 50_000; i++) store.append(`a.${i}`, 'x');
+    expect(store.size).toBe(1000);
+    expect(store.orderLength).toBeLessThanOrEqual(3 * 1000 + 1024);
+    for (let session = 0; session < 2000; session++) {
+      store.append(`s${session}.0`, 'y');
+      store.forget(`s${session}.`);
+    }
+    expect(store.orderLength).toBeLessThanOrEqual(3 * store.size + 1024);
+  });
+
   it('rejects nonsensical bounds', () => {
     expect(() => new MemoryEventStore({ maxStreams: 0 })).toThrow(/maxStreams must be a positive integer/);
   });
