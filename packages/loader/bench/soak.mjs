@@ -8,7 +8,14 @@
 // judged against the 5 % limit compares the mean RSS of the last quarter of samples with the first quarter.
 // Needs the workspace build (dist/ and the example plugins' build/). Exit 1 when a call fails or growth > 5 %.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -130,9 +137,13 @@ async function drive(label, pid, total, inflight, call) {
   return { failed, growth };
 }
 
+/** SOAK_NODE_FLAGS (e.g. `--trace-gc`) go to the serve process; SOAK_SERVE_LOG names a file for its stderr. */
 function startServe(extra) {
-  const args = [cli, 'serve', ...plugins.flatMap((p) => ['--plugin', p]), '--root', root, ...extra];
-  return spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const flags = (process.env.SOAK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const args = [...flags, cli, 'serve', ...plugins.flatMap((p) => ['--plugin', p]), '--root', root, ...extra];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  if (process.env.SOAK_SERVE_LOG) child.stderr.pipe(createWriteStream(process.env.SOAK_SERVE_LOG));
+  return child;
 }
 
 async function soakStdio() {
