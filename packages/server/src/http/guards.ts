@@ -118,3 +118,15 @@ export function checkProtocolVersion(
     message: `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supported.join(', ')})`,
   };
 }
+
+/** One request header's value (the first, when repeated). */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The protocol version an initialize request asks for. */
+export function versionOf(message: Record<string, unknown>): string | undefined {
+  const params = message.params as { protocolVersion?: unknown } | undefined;
+  return typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined;
+}

@@ -1,6 +1,7 @@
 /** Server-Sent Events framing. A JSON text never holds a raw newline, so one `data:` line suffices. */
 
 import type { ServerResponse } from 'node:http';
+import type { StoredEvent } from './event-store.js';
 
 /** An event carrying `data` (a message's JSON text), with an id (resumable) or without one. */
 export function sseEvent(id: string | undefined, data: string): string {
@@ -31,4 +32,19 @@ export function sseHeaders(sessionId: string | undefined): Record<string, string
 /** Whether `res` can still be written to. */
 export function writable(res: ServerResponse | undefined): res is ServerResponse {
   return res !== undefined && !res.writableEnded && !res.destroyed;
+}
+
+/** Open an SSE response that starts with stored `events`; `end` closes it after them. */
+export function sseReplay(
+  res: ServerResponse,
+  head: Record<string, string>,
+  events: readonly StoredEvent[],
+  end: boolean,
+): void {
+  res.writeHead(200, head);
+  let text = '';
+  for (const event of events) text += sseEvent(event.id, event.data);
+  if (end) res.end(text);
+  else if (text === '') res.flushHeaders();
+  else res.write(text);
 }

@@ -10,8 +10,8 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../transport/types.js';
-import type { EventStore } from './event-store.js';
-import { sseEvent, writable } from './sse.js';
+import type { EventStore, StoredEvent } from './event-store.js';
+import { sseEvent, sseReplay, writable } from './sse.js';
 
 export class SseStream {
   /** The live connection, if any. */
@@ -46,6 +46,14 @@ export class SseStream {
     res.once('close', () => {
       if (this.res === res) this.res = undefined;
     });
+  }
+
+  /** A client resumed with `Last-Event-ID`: replay what it missed, then continue live on `res`. */
+  resume(res: ServerResponse, head: Record<string, string>, missed: readonly StoredEvent[]): void {
+    sseReplay(res, head, missed, false);
+    this.backlog = undefined;
+    this.attach(res);
+    this.watch();
   }
 
   /** Send whatever is held back (head, priming event) now. */

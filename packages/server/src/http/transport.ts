@@ -15,9 +15,10 @@ import type {
   Transport,
 } from '../transport/types.js';
 import type { EventStore } from './event-store.js';
+import { header, versionOf } from './guards.js';
 import { JsonBatch } from './json-batch.js';
 import { sendJson, sendJsonError } from './reply.js';
-import { sseEvent, sseHeaders, ssePriming, sseRetry, writable } from './sse.js';
+import { sseHeaders, ssePriming, sseReplay, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 
 export interface HttpTransportConfig {
@@ -53,6 +54,7 @@ export class HttpServerTransport implements Transport {
   readonly #config: HttpTransportConfig;
   readonly #sseHead: Record<string, string>;
   readonly #jsonHead: Record<string, string>;
+  readonly #acceptedHead: Record<string, string>;
   readonly #routes = new Map<RequestId, Route>();
   /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
   readonly #streams = new Map<string, SseStream>();
@@ -68,7 +70,11 @@ export class HttpServerTransport implements Transport {
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
     this.#jsonHead = { 'content-type': 'application/json' };
-    if (config.sessionId !== undefined) this.#jsonHead['mcp-session-id'] = config.sessionId;
+    this.#acceptedHead = { 'content-length': '0' };
+    if (config.sessionId !== undefined) {
+      this.#jsonHead['mcp-session-id'] = config.sessionId;
+      this.#acceptedHead['mcp-session-id'] = config.sessionId;
+    }
   }
 
   get closed(): boolean {
@@ -97,7 +103,7 @@ export class HttpServerTransport implements Transport {
   /** A POST carrying a notification or a response: accepted with 202, then delivered. */
   acceptNotification(res: ServerResponse, message: JsonRpcMessage, context: MessageContext): void {
     this.lastSeen = Date.now();
-    res.writeHead(202, this.#jsonHead).end();
+    res.writeHead(202, this.#acceptedHead).end();
     this.onmessage?.(message, context);
   }
 
@@ -144,7 +150,7 @@ export class HttpServerTransport implements Transport {
   ): void {
     this.lastSeen = Date.now();
     if (ids.length === 0) {
-      res.writeHead(202, this.#jsonHead).end();
+      res.writeHead(202, this.#acceptedHead).end();
       this.onmessage?.(messages, context);
       return;
     }
@@ -175,21 +181,18 @@ export class HttpServerTransport implements Transport {
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
       const found = await store.after(lastEventId);
+      if (this.#closed) {
+        sendJsonError(res, 404, -32001, 'Session not found');
+        return;
+      }
       if (found?.streamId.startsWith(`${this.sessionId}.`)) {
         const stream = this.#streams.get(found.streamId);
         if (writable(stream?.res)) {
           sendJsonError(res, 409, -32000, 'Conflict: that stream already has a connection');
           return;
         }
-        res.writeHead(200, this.#sseHead);
-        for (const event of found.events) res.write(sseEvent(event.id, event.data));
-        if (stream === undefined) res.end();
-        else {
-          res.flushHeaders();
-          stream.backlog = undefined;
-          stream.attach(res);
-          stream.watch();
-        }
+        if (stream === undefined) sseReplay(res, this.#sseHead, found.events, true);
+        else stream.resume(res, this.#sseHead, found.events);
         return;
       }
     }
@@ -384,14 +387,4 @@ export class HttpServerTransport implements Transport {
   #afterResponse(): void {
     if (this.sessionId === undefined && this.#routes.size === 0) void this.close();
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function versionOf(message: JsonRpcMessage): string | undefined {
-  const params = message.params as { protocolVersion?: unknown } | undefined;
-  return typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined;
 }
