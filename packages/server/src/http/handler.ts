@@ -65,32 +65,36 @@ export function createMcpHttpHandler(
     });
 
   async function post(req: IncomingMessage, res: ServerResponse, auth: unknown): Promise<void> {
-    const headerRefusal = checkPostHeaders(req);
-    if (headerRefusal !== undefined) return refuse(res, headerRefusal);
-    const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
-    if (typeof version === 'object') return refuse(res, version);
-    let message: unknown;
     try {
-      message = JSON.parse(await readBody(req, opts.maxBodyBytes));
+      const headerRefusal = checkPostHeaders(req);
+      if (headerRefusal !== undefined) return refuse(res, headerRefusal);
+      const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
+      if (typeof version === 'object') return refuse(res, version);
+      let message: unknown;
+      try {
+        message = JSON.parse(await readBody(req, opts.maxBodyBytes));
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
+        return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+      }
+      if (Array.isArray(message)) return postBatch(req, res, message, auth, version);
+      const kind = classify(message);
+      if (kind === undefined) {
+        return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
+      }
+      const msg = message as JsonRpcMessage;
+      const found = sessionFor(req, res, msg, kind);
+      const transport = found instanceof Promise ? await found : found;
+      if (transport === undefined) return;
+      const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
+      if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
+      else {
+        transport.acceptNotification(res, msg, context);
+        if (transport.sessionId === undefined && transport.inFlight === 0)
+          setImmediate(() => void transport.close());
+      }
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
-      return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
-    }
-    if (Array.isArray(message)) return postBatch(req, res, message, auth, version);
-    const kind = classify(message);
-    if (kind === undefined) {
-      return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
-    }
-    const msg = message as JsonRpcMessage;
-    const found = sessionFor(req, res, msg, kind);
-    const transport = found instanceof Promise ? await found : found;
-    if (transport === undefined) return;
-    const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
-    if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
-    else {
-      transport.acceptNotification(res, msg, context);
-      if (transport.sessionId === undefined && transport.inFlight === 0)
-        setImmediate(() => void transport.close());
+      fail(res, error);
     }
   }
 
@@ -189,44 +193,59 @@ export function createMcpHttpHandler(
     res.writeHead(200, { 'content-length': '0' }).end();
   }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  /** Answer 500 for anything unexpected (reported through onError, never shown to the client). */
+  function fail(res: ServerResponse, error: unknown): void {
+    report(error);
+    sendJsonError(res, 500, -32603, 'Internal error');
+  }
+
+  /** The paths beside the endpoint: protected-resource metadata when auth is configured, else 404. */
+  function elsewhere(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
+    sendJsonError(res, 404, -32000, 'Not Found');
+  }
+
+  async function authenticated(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
     try {
-      await route(req, res, pathname);
-    } catch (error) {
-      report(error);
-      sendJsonError(res, 500, -32603, 'Internal error');
-    }
-  }
-
-  async function route(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    if (pathname !== opts.path) {
-      if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
-      return sendJsonError(res, 404, -32000, 'Not Found');
-    }
-    const refusal = checkHostAndOrigin(req, opts);
-    if (refusal !== undefined) return refuse(res, refusal);
-    if (opts.cors !== undefined) {
-      applyCors(req, res, opts.cors);
-      if (req.method === 'OPTIONS') return answerPreflight(req, res, opts.cors);
-    }
-    const method = req.method;
-    if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
-      return sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: allowHeader });
-    }
-    let auth: unknown;
-    if (opts.auth !== undefined) {
-      auth = await runAuth(req, res, opts.auth, opts.path);
+      const auth = opts.auth === undefined ? undefined : await runAuth(req, res, opts.auth, opts.path);
       if (auth === REFUSED) return;
+      if (method === 'POST') return await post(req, res, auth); // catches its own errors
+      if (method === 'GET') return await get(req, res);
+      return await remove(req, res);
+    } catch (error) {
+      fail(res, error);
     }
-    if (method === 'POST') return post(req, res, auth);
-    if (method === 'GET') return get(req, res);
-    return remove(req, res);
   }
 
+  // Synchronous up to the body read: an unauthenticated POST goes straight to `post`.
   const handler = ((req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    void dispatch(req, res, query < 0 ? url : url.slice(0, query));
+    const pathname = query < 0 ? url : url.slice(0, query);
+    if (pathname !== opts.path) {
+      elsewhere(req, res, pathname);
+      return;
+    }
+    const refusal = checkHostAndOrigin(req, opts);
+    if (refusal !== undefined) {
+      refuse(res, refusal);
+      return;
+    }
+    if (opts.cors !== undefined) {
+      applyCors(req, res, opts.cors);
+      if (req.method === 'OPTIONS') {
+        answerPreflight(req, res, opts.cors);
+        return;
+      }
+    }
+    const method = req.method ?? '';
+    if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
+      sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: allowHeader });
+    } else if (method === 'POST' && opts.auth === undefined) {
+      void post(req, res, undefined);
+    } else {
+      void authenticated(req, res, method);
+    }
   }) as McpHttpHandler;
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
