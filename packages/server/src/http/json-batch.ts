@@ -2,7 +2,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../transport/types.js';
-import { sendJson } from './reply.js';
+import { type Head, sendJson } from './reply.js';
 import { writable } from './sse.js';
 
 export class JsonBatch {
@@ -14,7 +14,7 @@ export class JsonBatch {
   ) {}
 
   /** Add a response; writes the array once every request of the batch is answered. */
-  add(message: JsonRpcMessage, head: Record<string, string>): void {
+  add(message: JsonRpcMessage, head: Head): void {
     this.#responses.push(message);
     if (this.#responses.length < this.expected || !writable(this.res)) return;
     sendJson(this.res, head, this.#responses);

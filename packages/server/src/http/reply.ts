@@ -26,13 +26,20 @@ export function sendJsonError(
   res.end(body);
 }
 
+/**
+ * Response headers as a flat name/value list, built once per session: node:http takes it as is,
+ * without walking an object's keys on every response.
+ */
+export type Head = readonly string[];
+
+/** `head` plus the Content-Length of `body`. */
+export function withLength(head: Head, body: string): string[] {
+  return head.concat('content-length', String(Buffer.byteLength(body)));
+}
+
 /** A 200 answer with one JSON body (a message, or a batch's array of them). */
-export function sendJson(
-  res: ServerResponse,
-  head: Record<string, string>,
-  body: JsonRpcMessage | JsonRpcMessage[],
-): void {
+export function sendJson(res: ServerResponse, head: Head, body: JsonRpcMessage | JsonRpcMessage[]): void {
   const text = JSON.stringify(body);
-  res.writeHead(200, { ...head, 'content-length': String(Buffer.byteLength(text)) });
+  res.writeHead(200, withLength(head, text));
   res.end(text);
 }

@@ -2,6 +2,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { StoredEvent } from './event-store.js';
+import type { Head } from './reply.js';
 
 /** An event carrying `data` (a message's JSON text), with an id (resumable) or without one. */
 export function sseEvent(id: string | undefined, data: string): string {
@@ -19,14 +20,17 @@ export function sseRetry(ms: number): string {
 }
 
 /** Headers of every SSE response; the session id (when there is one) is added per session. */
-export function sseHeaders(sessionId: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-  };
-  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  return headers;
+export function sseHeaders(sessionId: string | undefined): Head {
+  const head = [
+    'content-type',
+    'text/event-stream',
+    'cache-control',
+    'no-cache, no-transform',
+    'connection',
+    'keep-alive',
+  ];
+  if (sessionId !== undefined) head.push('mcp-session-id', sessionId);
+  return head;
 }
 
 /** Whether `res` can still be written to. */
@@ -37,11 +41,11 @@ export function writable(res: ServerResponse | undefined): res is ServerResponse
 /** Open an SSE response that starts with stored `events`; `end` closes it after them. */
 export function sseReplay(
   res: ServerResponse,
-  head: Record<string, string>,
+  head: Head,
   events: readonly StoredEvent[],
   end: boolean,
 ): void {
-  res.writeHead(200, head);
+  res.writeHead(200, head as string[]);
   let text = '';
   for (const event of events) text += sseEvent(event.id, event.data);
   if (end) res.end(text);

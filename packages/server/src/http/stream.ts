@@ -11,6 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore, StoredEvent } from './event-store.js';
+import { type Head, withLength } from './reply.js';
 import { sseEvent, sseReplay, writable } from './sse.js';
 
 export class SseStream {
@@ -23,7 +24,7 @@ export class SseStream {
   /** Events written while no connection was attached (standalone stream only). */
   backlog: string[] | undefined;
   /** Response headers not sent yet (held back with the priming event). */
-  head: Record<string, string> | undefined;
+  head: Head | undefined;
   /** Text to send before the next event (the priming event). */
   prefix: string | undefined;
   /** Reports a failure of an asynchronous event store. */
@@ -49,7 +50,7 @@ export class SseStream {
   }
 
   /** A client resumed with `Last-Event-ID`: replay what it missed, then continue live on `res`. */
-  resume(res: ServerResponse, head: Record<string, string>, missed: readonly StoredEvent[]): void {
+  resume(res: ServerResponse, head: Head, missed: readonly StoredEvent[]): void {
     sseReplay(res, head, missed, false);
     this.backlog = undefined;
     this.attach(res);
@@ -119,11 +120,11 @@ export class SseStream {
     if (head !== undefined) {
       this.head = undefined;
       if (end) {
-        res.writeHead(200, { ...head, 'content-length': String(Buffer.byteLength(text)) });
+        res.writeHead(200, withLength(head, text));
         res.end(text);
         return;
       }
-      res.writeHead(200, head);
+      res.writeHead(200, head as string[]);
       if (text === '') {
         res.flushHeaders();
         return;

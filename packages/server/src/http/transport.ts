@@ -17,7 +17,7 @@ import type {
 import type { EventStore } from './event-store.js';
 import { header, versionOf } from './guards.js';
 import { JsonBatch } from './json-batch.js';
-import { sendJson, sendJsonError } from './reply.js';
+import { type Head, sendJson, sendJsonError } from './reply.js';
 import { sseHeaders, ssePriming, sseReplay, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 
@@ -52,9 +52,9 @@ export class HttpServerTransport implements Transport {
   lastSeen = Date.now();
 
   readonly #config: HttpTransportConfig;
-  readonly #sseHead: Record<string, string>;
-  readonly #jsonHead: Record<string, string>;
-  readonly #acceptedHead: Record<string, string>;
+  readonly #sseHead: Head;
+  readonly #jsonHead: Head;
+  readonly #acceptedHead: Head;
   readonly #routes = new Map<RequestId, Route>();
   /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
   readonly #streams = new Map<string, SseStream>();
@@ -69,12 +69,9 @@ export class HttpServerTransport implements Transport {
     this.#config = config;
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
-    this.#jsonHead = { 'content-type': 'application/json' };
-    this.#acceptedHead = { 'content-length': '0' };
-    if (config.sessionId !== undefined) {
-      this.#jsonHead['mcp-session-id'] = config.sessionId;
-      this.#acceptedHead['mcp-session-id'] = config.sessionId;
-    }
+    const session = config.sessionId === undefined ? [] : ['mcp-session-id', config.sessionId];
+    this.#jsonHead = ['content-type', 'application/json', ...session];
+    this.#acceptedHead = ['content-length', '0', ...session];
   }
 
   get closed(): boolean {
@@ -103,7 +100,7 @@ export class HttpServerTransport implements Transport {
   /** A POST carrying a notification or a response: accepted with 202, then delivered. */
   acceptNotification(res: ServerResponse, message: JsonRpcMessage, context: MessageContext): void {
     this.lastSeen = Date.now();
-    res.writeHead(202, this.#acceptedHead).end();
+    res.writeHead(202, this.#acceptedHead as string[]).end();
     this.onmessage?.(message, context);
   }
 
@@ -150,7 +147,7 @@ export class HttpServerTransport implements Transport {
   ): void {
     this.lastSeen = Date.now();
     if (ids.length === 0) {
-      res.writeHead(202, this.#acceptedHead).end();
+      res.writeHead(202, this.#acceptedHead as string[]).end();
       this.onmessage?.(messages, context);
       return;
     }
