@@ -26,10 +26,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Streamable HTTP: session lifecycle', () => {
   it('expires a session idle past sessionIdleTimeoutMs, and keeps one that is used', async () => {
-    const srv = await serve({ sessionIdleTimeoutMs: 300 });
+    const srv = await serve({ sessionIdleTimeoutMs: 1000 });
     const idle = await initSession(srv.url);
     const busy = await initSession(srv.url);
-    for (let i = 0; i < 8; i++) {
+    const started = Date.now();
+    for (let i = 0; Date.now() - started < 2500; i++) {
       await sleep(100);
       await (await post(srv.url, callEcho(i, 'tick'), sessionHeaders(busy))).text();
     }
