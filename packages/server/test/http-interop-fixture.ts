@@ -7,6 +7,8 @@ export interface Fixture extends HttpServerHandle {
   mcp: McpServer;
   /** Requests whose handler saw its signal abort. */
   cancelled: string[];
+  /** Requests of the `wait` tool that have started. */
+  waiting: string[];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -17,6 +19,7 @@ export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixt
     { capabilities: { subscribe: true } },
   );
   const cancelled: string[] = [];
+  const waiting: string[] = [];
   const handle = await serveHttp(mcp, options);
 
   mcp.addTool(
@@ -35,6 +38,7 @@ export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixt
     return { content: [text('counted')] };
   });
   mcp.addTool({ name: 'wait', description: 'Waits until cancelled' }, (_args, ctx) => {
+    waiting.push(String(ctx.requestId));
     return new Promise((_resolve, reject) => {
       ctx.signal.addEventListener('abort', () => {
         cancelled.push(String(ctx.requestId));
@@ -77,5 +81,5 @@ export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixt
       return { content: [text(closed ? 'resumed' : 'not closed')] };
     },
   );
-  return Object.assign(handle, { mcp, cancelled });
+  return Object.assign(handle, { mcp, cancelled, waiting });
 }

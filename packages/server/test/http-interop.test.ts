@@ -96,7 +96,7 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     const call = client.callTool({ name: 'wait', arguments: {} }, CallToolResultSchema, {
       signal: controller.signal,
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => fx.waiting.length === 1, 'the tool to start');
     controller.abort('enough');
     await expect(call).rejects.toThrow();
     await until(() => fx.cancelled.length === 1, 'the handler to see the abort');

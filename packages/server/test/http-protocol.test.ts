@@ -179,12 +179,12 @@ describe('Streamable HTTP: sessions and status codes', () => {
   it('the same request id twice at once in one session is refused with 409', async () => {
     const sessionId = await initSession(srv.url);
     srv.mcp.addTool({ name: 'slow', description: 'waits', inputSchema: { type: 'object' } }, async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      await new Promise((r) => setTimeout(r, 1500));
       return { content: [{ type: 'text', text: 'done' }] };
     });
     const call = { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'slow', arguments: {} } };
     const first = post(srv.url, call, sessionHeaders(sessionId));
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
     const second = await post(srv.url, call, sessionHeaders(sessionId));
     expect(second.status).toBe(409);
     const events = sseMessages(await (await first).text());
