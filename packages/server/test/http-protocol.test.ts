@@ -191,6 +191,20 @@ describe('Streamable HTTP: sessions and status codes', () => {
     expect(events.at(-1)?.id).toBe(77);
   });
 
+  it("handlers read the POST's headers through ctx.header", async () => {
+    srv.mcp.addTool({ name: 'whois', description: 'echoes a header' }, (_args, ctx) => ({
+      content: [
+        { type: 'text', text: `${ctx.header('X-Caller')}|${ctx.header('mcp-session-id') === ctx.sessionId}` },
+      ],
+    }));
+    const sessionId = await initSession(srv.url);
+    const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whois', arguments: {} } };
+    const answer = await responseOf(
+      await post(srv.url, call, { ...sessionHeaders(sessionId), 'x-caller': 'tester' }),
+    );
+    expect(answer.result).toEqual({ content: [{ type: 'text', text: 'tester|true' }] });
+  });
+
   it('the accept header may use wildcards', async () => {
     const res = await post(srv.url, INIT_BODY, { accept: '*/*' });
     expect(res.status).toBe(200);
