@@ -1,5 +1,6 @@
 // The ceiling for HTTP: node:http, parse the POSTed JSON, answer in the mode's wire format
-// (one SSE event or a JSON body). No sessions table, no header checks, no protocol library.
+// (one SSE event or a JSON body, each with Content-Length, in one write). No sessions table, no header
+// checks, no protocol library.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { answer } from './bare-answer.mjs';
@@ -22,10 +23,11 @@ const server = http.createServer(async (req, res) => {
     headers['content-length'] = Buffer.byteLength(text);
     res.writeHead(200, headers).end(text);
   } else {
+    const event = `event: message\ndata: ${text}\n\n`;
     headers['content-type'] = 'text/event-stream';
     headers['cache-control'] = 'no-cache';
-    res.writeHead(200, headers);
-    res.end(`event: message\ndata: ${text}\n\n`);
+    headers['content-length'] = Buffer.byteLength(event);
+    res.writeHead(200, headers).end(event);
   }
 });
 server.listen(port, '127.0.0.1', () => announce(server));

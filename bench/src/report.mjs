@@ -1,4 +1,5 @@
 // Render results as Markdown: one table per workload with ratios to the baselines, then the targets.
+import { renderSummary } from './summary.mjs';
 import { BASELINES } from './targets.mjs';
 
 const MiB = 2 ** 20;
@@ -88,6 +89,7 @@ export function renderMarkdown(result) {
       'server process / the load generator during that round.',
     '',
   ];
+  lines.push('## Summary', '', renderSummary(result), '');
   for (const table of result.tables) {
     lines.push(`## ${table.title}`, '');
     if (table.kind === 'growth') lines.push(...growthTable(table));

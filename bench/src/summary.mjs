@@ -1,0 +1,64 @@
+// The headline table of a run: one line per workload, our figure beside the SDKs' and the ceiling's.
+const MiB = 2 ** 20;
+const int = (n) => Math.round(n).toLocaleString('en-US');
+
+function pick(result, id, target) {
+  const row = result.tables.find((t) => t.id === id)?.rows.find((r) => r?.target === target);
+  return row?.perSecond ? row : undefined;
+}
+
+const LINES = [
+  ['stdio, 1 in flight', 'stdio-1', 'entropic', true],
+  ['stdio, 64 in flight', 'stdio-64', 'entropic'],
+  ['stdio, C plugin isolated, 64 in flight', 'stdio-64', 'plugin-isolated'],
+  ['stdio, C plugin in-process, 64 in flight', 'stdio-64', 'plugin-inprocess'],
+  ['HTTP stateful SSE, 1 client', 'http-sse-1', 'entropic', true],
+  ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
+  ['HTTP stateful JSON, 64 clients', 'http-json-64', 'entropic'],
+  ['HTTP stateless, 64 clients', 'http-stateless-64', 'entropic'],
+];
+
+function cell(row, latency) {
+  if (!row) return '–';
+  if (latency) return `${int(row.perSecond)}/s, p50 ${int(row.p50us)} µs`;
+  return `${int(row.perSecond)}/s (${row.serverCpuPerCallUs.toFixed(1)} µs CPU)`;
+}
+
+export function renderSummary(result) {
+  const lines = [
+    '| echo `tools/call` | entropic-mcp | SDK v1 | SDK v2 | ceiling | × SDK v1 | × SDK v2 | × ceiling |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const ratio = (a, b) => (a && b ? `${(a.perSecond / b.perSecond).toFixed(2)}×` : '–');
+  for (const [label, id, target, latency] of LINES) {
+    const ours = pick(result, id, target);
+    if (!ours && !pick(result, id, 'bare')) continue;
+    const v1 = pick(result, id, 'sdk-v1');
+    const v2 = pick(result, id, 'sdk-v2');
+    const bare = pick(result, id, 'bare');
+    lines.push(
+      `| ${label} | ${cell(ours, latency)} | ${cell(v1, latency)} | ${cell(v2, latency)} | ${cell(bare, latency)} | ` +
+        `${ratio(ours, v1)} | ${ratio(ours, v2)} | ${ratio(ours, bare)} |`,
+    );
+  }
+  for (const [label, prefix] of [
+    ['peak RSS, stdio workloads', 'stdio-'],
+    ['peak RSS, HTTP workloads', 'http-'],
+  ]) {
+    const peak = (target) => {
+      const peaks = result.tables
+        .filter((t) => t.id.startsWith(prefix))
+        .map((t) => t.rows.find((r) => r?.target === target)?.peakRss)
+        .filter(Boolean);
+      return peaks.length ? `${(Math.max(...peaks) / MiB).toFixed(0)} MiB` : '–';
+    };
+    lines.push(
+      `| ${label} | ${peak('entropic')} | ${peak('sdk-v1')} | ${peak('sdk-v2')} | ${peak('bare')} | | | |`,
+    );
+  }
+  lines.push(
+    '',
+    "Calls/s at 64 in flight carry the server's CPU time per call in brackets (all its threads).",
+  );
+  return lines.join('\n');
+}
