@@ -20,6 +20,11 @@ export interface ServeHttpOptions extends McpHttpHandlerOptions {
   readonly keepAliveTimeout?: number;
   /** Connections accepted at once; further ones are dropped on arrival. Default 1,024. */
   readonly maxConnections?: number;
+  /**
+   * New connections accepted per second (a token bucket holding one second's worth); connections
+   * arriving faster are dropped on arrival. Default 1,000; 0 turns the limit off.
+   */
+  readonly maxConnectionsPerSecond?: number;
 }
 
 export interface HttpServerHandle {
@@ -61,7 +66,22 @@ export async function serveHttp(
   // A connection that never starts a request is closed soon after headersTimeout too (node:http
   // only times out requests that have begun, with a 408). Once a request starts, this is cleared.
   const silentTimeout = headersTimeout + 2 * checkEvery;
-  server.on('connection', (socket) => socket.setTimeout(silentTimeout));
+  const perSecond = count(options.maxConnectionsPerSecond, 1000, 'maxConnectionsPerSecond');
+  let tokens = perSecond;
+  let refilled = Date.now();
+  server.on('connection', (socket) => {
+    if (perSecond > 0) {
+      const now = Date.now();
+      tokens = Math.min(perSecond, tokens + ((now - refilled) * perSecond) / 1000);
+      refilled = now;
+      if (tokens < 1) {
+        socket.destroy();
+        return;
+      }
+      tokens--;
+    }
+    socket.setTimeout(silentTimeout);
+  });
   server.maxConnections = count(options.maxConnections, 1024, 'maxConnections');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
