@@ -130,6 +130,30 @@ describe('Streamable HTTP under abuse', () => {
     await echoWorks(srv.url, sessionId, 7);
   });
 
+  it('an accept-rate limit drops connections arriving faster than maxConnectionsPerSecond', async () => {
+    const srv = await serve({ maxConnectionsPerSecond: 20, headersTimeout: 20_000 });
+    const { port } = new URL(srv.url);
+    let dropped = 0;
+    const burst = await Promise.all(
+      Array.from(
+        { length: 200 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const s = connect(Number(port), '127.0.0.1', () => resolve(s));
+            s.on('error', () => {});
+            s.once('close', () => dropped++);
+          }),
+      ),
+    );
+    await sleep(300);
+    expect(dropped).toBeGreaterThanOrEqual(150);
+    expect(dropped).toBeLessThan(200);
+    for (const s of burst) s.destroy();
+    await sleep(1100);
+    // The bucket refills: a client arriving at a normal pace is served.
+    await echoWorks(srv.url, await initSession(srv.url), 14);
+  });
+
   it('maxSessions: initialize beyond the cap gets 503 with Retry-After; a DELETE frees a slot', async () => {
     const srv = await serve({ maxSessions: 3 });
     const ids = await Promise.all([1, 2, 3].map(() => initSession(srv.url)));
