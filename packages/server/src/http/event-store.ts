@@ -25,6 +25,11 @@ export interface EventStore {
   after(lastEventId: string): ReplayedEvents | undefined | Promise<ReplayedEvents | undefined>;
   /** Forget every stream whose id starts with `prefix` (a session ended). */
   forget(prefix: string): void | Promise<void>;
+  /**
+   * Forget one stream whose response reached the client on a live connection: nothing on it can
+   * be resumed any more. Optional; a store without it keeps such streams until they are evicted.
+   */
+  delete?(streamId: string): void | Promise<void>;
 }
 
 export interface MemoryEventStoreOptions {
@@ -128,6 +133,14 @@ export class MemoryEventStore implements EventStore {
         this.#streams.delete(id);
       }
     }
+  }
+
+  delete(streamId: string): void {
+    const log = this.#streams.get(streamId);
+    if (log === undefined) return;
+    this.#bytes -= log.bytes;
+    this.#streams.delete(streamId);
+    // The id stays in the eviction order until the next compaction skips it.
   }
 
   #dropOldest(): void {

@@ -77,7 +77,7 @@ export class SseStream {
   emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
     const data = JSON.stringify(message);
     if (store === undefined) {
-      this.#out(sseEvent(undefined, data), maxBacklog, end);
+      this.#out(sseEvent(undefined, data), maxBacklog, end, undefined);
       return;
     }
     if (this.tail !== undefined) {
@@ -85,9 +85,11 @@ export class SseStream {
       return;
     }
     const id = store.append(this.id, data);
-    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end);
+    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end, store);
     else
-      this.tail = id.then((eventId) => this.#out(sseEvent(eventId, data), maxBacklog, end)).catch(this.#fail);
+      this.tail = id
+        .then((eventId) => this.#out(sseEvent(eventId, data), maxBacklog, end, store))
+        .catch(this.#fail);
   }
 
   /** Close the live connection, after `finalText` (the logical stream stays open). */
@@ -101,12 +103,32 @@ export class SseStream {
   };
 
   async #storeAndWrite(data: string, store: EventStore, max: number, end: boolean): Promise<void> {
-    this.#out(sseEvent(await store.append(this.id, data), data), max, end);
+    this.#out(sseEvent(await store.append(this.id, data), data), max, end, store);
   }
 
-  #out(text: string, maxBacklog: number, end: boolean): void {
-    if (!end) this.write(text, maxBacklog);
-    else this.detach(text);
+  /**
+   * Write `text`; `end` closes the connection after it. The final event of a stream that left on a
+   * live connection completes the stream, so its log is dropped from the store. When no connection
+   * was attached (dropped, or closed by the server to make the client poll) the log stays: the
+   * client resumes from it with `Last-Event-ID`.
+   */
+  #out(text: string, maxBacklog: number, end: boolean, store: EventStore | undefined): void {
+    if (!end) {
+      this.write(text, maxBacklog);
+      return;
+    }
+    const delivered = writable(this.res);
+    this.detach(text);
+    if (delivered && store?.delete !== undefined) this.#drop(store);
+  }
+
+  #drop(store: EventStore): void {
+    try {
+      const done = store.delete?.(this.id);
+      if (done !== undefined) done.catch(this.#fail);
+    } catch (error) {
+      this.#fail(error);
+    }
   }
 
   /** The one place that writes: head and prefix first when still held back. */

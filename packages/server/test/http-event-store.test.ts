@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EventStore, MemoryEventStore } from '../src/http/index.js';
+import type { McpServer } from '../src/index.js';
+import {
+  BOTH,
+  callEcho,
+  initSession,
+  parseSse,
+  post,
+  sessionHeaders,
+  sseMessages,
+  start,
+} from './http-helpers.js';
+
+type Srv = Awaited<ReturnType<typeof start>>;
+const open: Srv[] = [];
+async function serve(...args: Parameters<typeof start>): Promise<Srv> {
+  const srv = await start(...args);
+  open.push(srv);
+  return srv;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function addSlow(mcp: McpServer, ms: number): void {
+  mcp.addTool({ name: 'slow', description: 'answers after a while' }, async () => {
+    await sleep(ms);
+    return { content: [{ type: 'text', text: 'late answer' }] };
+  });
+}
+
+const callSlow = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'slow', arguments: {} },
+});
+
+async function resume(url: string, sessionId: string, lastEventId: string): Promise<string> {
+  const res = await fetch(url, {
+    headers: { ...sessionHeaders(sessionId), accept: 'text/event-stream', 'last-event-id': lastEventId },
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe('Streamable HTTP: event log of delivered streams', () => {
+  it('keeps no log for POST streams whose response reached a live connection', async () => {
+    const store = new MemoryEventStore();
+    const srv = await serve({ eventStore: store });
+    const sessionId = await initSession(srv.url);
+    for (let round = 0; round < 10; round++) {
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          post(srv.url, callEcho(round * 8 + i, `m${i}`), sessionHeaders(sessionId)),
+        ),
+      );
+      const texts = await Promise.all(replies.map((r) => r.text()));
+      for (const [i, text] of texts.entries()) {
+        const events = parseSse(text);
+        expect(events[0]?.data).toBe(''); // the priming event still leaves: resumption stays possible
+        expect(sseMessages(text)[0]?.id).toBe(round * 8 + i);
+      }
+    }
+    expect(store.size).toBe(0);
+    expect(store.bytes).toBe(0);
+    expect(store.orderLength).toBeLessThanOrEqual(81);
+  });
+
+  it('keeps the log when the client dropped the connection before the response, and replays it', async () => {
+    const store = new MemoryEventStore();
+    const srv = await serve({ eventStore: store }, (mcp) => addSlow(mcp, 400));
+    const sessionId = await initSession(srv.url);
+    const controller = new AbortController();
+    const res = await fetch(srv.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: BOTH, ...sessionHeaders(sessionId) },
+      body: JSON.stringify(callSlow(7)),
+      signal: controller.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const priming = parseSse(new TextDecoder().decode((await reader.read()).value))[0];
+    expect(priming?.data).toBe('');
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    await sleep(800); // the response is produced while no connection is attached
+    expect(store.size).toBe(1);
+    const replay = sseMessages(await resume(srv.url, sessionId, priming?.id as string));
+    expect(replay.map((m) => m.id)).toEqual([7]);
+    expect(JSON.stringify(replay[0]?.result)).toContain('late answer');
+  });
+
+  it('keeps the log when the server closed the stream to make the client poll', async () => {
+    const memory = new MemoryEventStore();
+    const deleted: string[] = [];
+    const store: EventStore = {
+      append: async (streamId, data) => memory.append(streamId, data),
+      after: async (id) => memory.after(id),
+      forget: (prefix) => memory.forget(prefix),
+      delete: async (streamId) => {
+        deleted.push(streamId);
+        memory.delete(streamId);
+      },
+    };
+    let closeStream: ((sessionId: string, requestId: number) => boolean) | undefined;
+    const srv = await serve({ eventStore: store }, (mcp) =>
+      mcp.addTool({ name: 'poll', description: 'closes its stream, then answers' }, async (_a, ctx) => {
+        await sleep(20);
+        closeStream?.(ctx.sessionId as string, ctx.requestId as number);
+        await sleep(50);
+        return { content: [{ type: 'text', text: 'polled' }] };
+      }),
+    );
+    closeStream = (sid, rid) => srv.handler.session(sid)?.closeRequestStream(rid, 100) ?? false;
+    const sessionId = await initSession(srv.url);
+    const deletedAtStart = deleted.length; // the initialize stream was delivered live
+    expect(deletedAtStart).toBe(1);
+    const res = await post(
+      srv.url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'poll', arguments: {} } },
+      sessionHeaders(sessionId),
+    );
+    const first = parseSse(await res.text());
+    expect(first[1]?.retry).toBe(100);
+    await sleep(200);
+    expect(deleted.length).toBe(deletedAtStart);
+    const replay = sseMessages(await resume(srv.url, sessionId, first[0]?.id as string));
+    expect(replay.map((m) => m.id)).toEqual([3]);
+    // A delivered call on the same session is still dropped, through the asynchronous store too.
+    await (await post(srv.url, callEcho(4, 'x'), sessionHeaders(sessionId))).text();
+    await sleep(50);
+    expect(deleted.length).toBe(deletedAtStart + 1);
+  });
+});
+
+describe('MemoryEventStore.delete', () => {
+  it('drops one stream and its bytes, leaving the others resumable', () => {
+    const store = new MemoryEventStore();
+    const a = store.append('s.0', '');
+    store.append('s.0', '{"a":1}');
+    const b = store.append('s.1', '');
+    store.append('s.1', '{"b":2}');
+    store.delete('s.0');
+    store.delete('s.9'); // unknown: nothing happens
+    expect(store.size).toBe(1);
+    expect(store.bytes).toBe('{"b":2}'.length);
+    expect(store.after(a)).toBeUndefined();
+    expect(store.after(b)?.events.map((e) => e.data)).toEqual(['{"b":2}']);
+    for (let i = 0; i < 5000; i++) {
+      store.append(`t.${i}`, 'x');
+      store.delete(`t.${i}`);
+    }
+    expect(store.orderLength).toBeLessThan(2000); // the eviction order is compacted, not grown
+  });
+});
