@@ -1,7 +1,11 @@
 // Entry of the in-process addon: `setErrorClass(PluginError)` once, then `NativePlugin` instances.
 #include <entropic/interfaces/i_mcp_server.h>
+#include <fcntl.h>
 #include <napi.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <string>
 
 #include "abi_tables.h"
@@ -15,10 +19,49 @@ void SetErrorClassJs(const Napi::CallbackInfo& info) {
   entropic_loader::SetErrorClass(info.Env(), info[0].As<Napi::Function>());
 }
 
+// Moves the stdio protocol off fds 0 and 1 before in-process plugins load, as the host executable does:
+// private close-on-exec copies of fds 0 and 1 carry the protocol; fd 1 then writes to stderr and fd 0
+// reads /dev/null, so a plugin's printf lands on stderr and its reads of stdin see end-of-file.
+// Done once per process; later calls return the same pair.
+int private_in = -1;
+int private_out = -1;
+
+Napi::Value ProtectStdioJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (private_in < 0) {
+    std::string step;
+    int in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+    int out_fd = in_fd < 0 ? -1 : fcntl(1, F_DUPFD_CLOEXEC, 3);
+    int null_fd = out_fd < 0 ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in_fd < 0) step = "duplicating fd 0";
+    else if (out_fd < 0) step = "duplicating fd 1";
+    else if (null_fd < 0) step = "opening /dev/null";
+    else if (dup2(2, 1) < 0) step = "pointing fd 1 at fd 2";
+    else if (dup2(null_fd, 0) < 0) {
+      step = "pointing fd 0 at /dev/null";
+      dup2(out_fd, 1);
+    }
+    int saved = errno;
+    if (null_fd >= 0) close(null_fd);
+    if (!step.empty()) {
+      if (in_fd >= 0) close(in_fd);
+      if (out_fd >= 0) close(out_fd);
+      throw Napi::Error::New(env, "protectStdio: " + step + " failed: " + std::strerror(saved));
+    }
+    private_in = in_fd;
+    private_out = out_fd;
+  }
+  Napi::Object fds = Napi::Object::New(env);
+  fds.Set("input", Napi::Number::New(env, private_in));
+  fds.Set("output", Napi::Number::New(env, private_out));
+  return fds;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   std::string mismatch = entropic_loader::CheckEntryPointTable();
   if (!mismatch.empty()) throw Napi::Error::New(env, "entropic_loader was built with inconsistent ABI tables: " + mismatch);
   exports.Set("setErrorClass", Napi::Function::New<SetErrorClassJs>(env, "setErrorClass"));
+  exports.Set("protectStdio", Napi::Function::New<ProtectStdioJs>(env, "protectStdio"));
   exports.Set("NativePlugin", entropic_loader::NativePlugin::Define(env));
   exports.Set("apiVersion", Napi::Number::New(env, ENTROPIC_MCP_PLUGIN_API_VERSION));
   return exports;

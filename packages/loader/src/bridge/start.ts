@@ -86,6 +86,12 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
   }
 
+  // In-process plugins share fds 0 and 1: over stdio the protocol moves to private descriptors first.
+  const inProcess = plan.plugins.find((p) => p.isolation === 'none');
+  const privateStdio =
+    plan.transport.kind === 'stdio' && inProcess !== undefined
+      ? (await import('../inprocess/stdio.js')).protectStdio(inProcess.path)
+      : undefined;
   const { loaded, failed } = await loadAll(plan.plugins, plan.root);
   const failures = failed.map(describeLoadFailure);
   const plugins = loaded.map((l) => l.plugin);
@@ -129,7 +135,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       stopTransport = () => http.close();
     } else {
       // The process exits from `serve`'s own shutdown, after the plugins are closed.
-      const session = await serveStdio(server, { exitOnClose: false });
+      const session = await serveStdio(server, { exitOnClose: false, ...privateStdio });
       session.onclose = markEnded;
       stopTransport = () => session.close();
     }

@@ -40,6 +40,8 @@ export interface Addon {
   readonly NativePlugin: new (path: string, onBatch: (list: unknown[]) => void) => NativePlugin;
   readonly apiVersion: number;
   setErrorClass(errorClass: typeof PluginError): void;
+  /** Moves the protocol off fds 0 and 1 (once per process); see `native/addon/addon.cc`. */
+  protectStdio(): { readonly input: number; readonly output: number };
 }
 
 const require = createRequire(import.meta.url);
