@@ -57,9 +57,9 @@ export function formatBanner(input: BannerInput): string {
   const inProcess = input.plugins.filter((p) => p.isolation === 'none').map((p) => p.name);
   if (input.transport.kind === 'stdio' && inProcess.length > 0) {
     lines.push(
-      `warning: ${inProcess.join(', ')} run(s) in-process while MCP travels over stdin/stdout: whatever such a ` +
-        'plugin prints to stdout corrupts the channel and whatever it reads from stdin is lost; prefer ' +
-        '--isolation process or --http for plugins that touch stdio',
+      `warning: ${inProcess.join(', ')} run(s) in-process while MCP travels over stdin/stdout: their stdout ` +
+        'goes to stderr and their stdin reads /dev/null, but a crash or hang in one ends the server; prefer ' +
+        '--isolation process for plugins that may fail',
     );
   }
   if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
