@@ -47,6 +47,11 @@ export interface ServeHandle {
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 /** The server's handler time limit never cuts a plugin's own (longer) limit short. */
 const HANDLER_TIMEOUT_MS = 30_000;
+/**
+ * Plugin calls in flight at once across all plugins. Each plugin instance already runs its calls one
+ * at a time, so this only decides how many plugins (or queued calls) can be busy together.
+ */
+export const DEFAULT_SERVE_CONCURRENCY = 64;
 
 /** Rebuilds an equivalent `serve` command line with absolute paths, for a client to run over stdio. */
 export function stdioArgs(args: ServeArgs, root: string): string[] {
@@ -56,6 +61,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   out.push('--root', root);
   if (args.isolation !== undefined) out.push('--isolation', args.isolation);
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
+  if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
   if (args.keepGoing) out.push('--keep-going');
   return out;
 }
@@ -105,7 +111,11 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   const longest = Math.max(0, ...plan.plugins.map((p) => p.timeoutMs ?? 0));
   const server = new McpServer(
     { name: 'entropic-mcp', version, description: 'C plugins served by entropic-mcp' },
-    { handlerTimeoutMs: Math.max(HANDLER_TIMEOUT_MS, longest + 5_000), capabilities: { tools: true } },
+    {
+      handlerTimeoutMs: Math.max(HANDLER_TIMEOUT_MS, longest + 5_000),
+      maxConcurrency: args.concurrency ?? DEFAULT_SERVE_CONCURRENCY,
+      capabilities: { tools: true },
+    },
   );
   let stopTransport: () => Promise<void> | void = () => {};
   let url: string | undefined;

@@ -15,6 +15,8 @@ export interface ServeArgs {
   readonly root?: string;
   readonly isolation?: Isolation;
   readonly timeoutMs?: number;
+  /** Plugin calls in flight at once across all plugins (`--concurrency`). */
+  readonly concurrency?: number;
   readonly keepGoing: boolean;
   readonly help: boolean;
 }
@@ -29,7 +31,8 @@ export class UsageError extends Error {
 }
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
-                          [--root DIR] [--isolation process|none] [--timeout MS] [--keep-going]
+                          [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
+                          [--keep-going]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -38,6 +41,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --root DIR          working directory handed to every plugin (default: the current directory)
   --isolation MODE    process (default: each plugin in its own host process) or none (in-process)
   --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
+  --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
+                      instance still runs its own calls one at a time)
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
@@ -88,6 +93,15 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   if (values.root !== undefined) args.root = resolve(cwd, values.root);
   if (isolation !== undefined) args.isolation = isolation;
   if (values.timeout !== undefined) args.timeoutMs = positiveInt('--timeout', values.timeout);
+  if (values.concurrency !== undefined) {
+    const n = Number(values.concurrency);
+    if (!/^\d+$/.test(values.concurrency) || n < 1 || n > 100_000) {
+      throw new UsageError(
+        `--concurrency expects a whole number from 1 to 100000, got "${values.concurrency}"`,
+      );
+    }
+    args.concurrency = n;
+  }
   return args;
 }
 
@@ -104,6 +118,7 @@ function parse(argv: readonly string[]) {
       root: { type: 'string' },
       isolation: { type: 'string' },
       timeout: { type: 'string' },
+      concurrency: { type: 'string' },
       'keep-going': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
