@@ -1,16 +1,20 @@
 // `entropic-mcp serve --stdio --isolation none` with a plugin that prints to fd 1 and reads fd 0 (the
 // `noisy` fixture): the protocol travels on private descriptors, so the noise lands on stderr, the plugin's
 // reads see end-of-file, and the client's stdout carries nothing but JSON-RPC.
-import { spawn } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './fixtures.js';
-import { CLI, LOADER_ROOT, newClient, textOf, waitFor } from './serve-helpers.js';
+import { CLI, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './serve-helpers.js';
 
 const SERVE_ARGS = ['serve', '--stdio', '--isolation', 'none', '--plugin', fixture('noisy')];
 /** Long enough for a loaded machine; a plugin blocked reading the protocol pipe never answers at all. */
 const REQUEST_TIMEOUT_MS = 20_000;
+/** Linux's O_CLOEXEC, as /proc/PID/fdinfo prints flags (octal). */
+const O_CLOEXEC = 0o2000000;
 
 describe('serve --stdio --isolation none with a plugin that uses stdio', () => {
   const client = newClient();
@@ -74,19 +78,57 @@ describe('serve --stdio --isolation none with a plugin that uses stdio', () => {
   });
 });
 
-/** Every line the server wrote to stdout, for requests sent in one write and stdin then closed. */
-function rawExchange(
-  lines: readonly object[],
-): Promise<{ stdout: string; stderr: string; code: number | null }> {
+/** A descriptor of the server that holds the client's input pipe or its output file. */
+interface ProtocolCopy {
+  readonly fd: number;
+  readonly of: 'input' | 'output';
+  readonly closeOnExec: boolean;
+}
+
+interface Exchange {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly code: number | null;
+  /** Linux only: where the protocol sits in the server once it is ready. */
+  readonly copies: readonly ProtocolCopy[];
+}
+
+/**
+ * The server's descriptors on the protocol: those naming the output file, and the one socket other than
+ * stderr's (Node gives a child its stdio pipes as socket pairs, and the server opens no other socket).
+ */
+function protocolCopies(pid: number, outputFile: string): ProtocolCopy[] {
+  const link = (fd: string) => readlinkSync(`/proc/${pid}/fd/${fd}`);
+  const stderrLink = link('2');
+  return readdirSync(`/proc/${pid}/fd`).flatMap((name) => {
+    const target = link(name);
+    const of =
+      target === outputFile
+        ? 'output'
+        : target.startsWith('socket:') && target !== stderrLink
+          ? 'input'
+          : null;
+    if (of === null) return [];
+    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/${pid}/fdinfo/${name}`, 'utf8'))?.[1];
+    const closeOnExec = (Number.parseInt(flags ?? '0', 8) & O_CLOEXEC) !== 0;
+    return [{ fd: Number(name), of, closeOnExec } as const];
+  });
+}
+
+/**
+ * Requests sent in one write once the server is ready, then stdin closed. The server's stdout is a file
+ * here (its private copy is written synchronously); every line it got is returned.
+ */
+function rawExchange(lines: readonly object[]): Promise<Exchange> {
+  const outputFile = join(tempDir('inproc-stdio'), 'stdout.jsonl');
+  const outputFd = openSync(outputFile, 'w');
   const child = spawn(process.execPath, [CLI, ...SERVE_ARGS], {
     cwd: LOADER_ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
+    stdio: ['pipe', outputFd, 'pipe'],
+  }) as ChildProcessByStdio<Writable, null, Readable>;
+  closeSync(outputFd);
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
+  let copies: ProtocolCopy[] = [];
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
@@ -95,19 +137,22 @@ function rawExchange(
   const ready = (): void => {
     if (!stderr.includes('serving MCP on stdin/stdout')) return;
     child.stderr.off('data', ready);
+    if (process.platform === 'linux' && child.pid !== undefined) {
+      copies = protocolCopies(child.pid, outputFile);
+    }
     child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   };
   child.stderr.on('data', ready);
   return new Promise((done) =>
     child.once('exit', (code) => {
       clearTimeout(timer);
-      done({ stdout, stderr, code });
+      done({ stdout: readFileSync(outputFile, 'utf8'), stderr, code, copies });
     }),
   );
 }
 
 describe('the raw stdout of serve --stdio --isolation none', () => {
-  let result: { stdout: string; stderr: string; code: number | null };
+  let result: Exchange;
   const calls = [1, 2, 3, 4].map((n) => ({
     jsonrpc: '2.0',
     id: n + 1,
@@ -144,4 +189,16 @@ describe('the raw stdout of serve --stdio --isolation none', () => {
     }
     expect(result.stderr).toContain('noisy: raw');
   });
+
+  it.runIf(process.platform === 'linux')(
+    'keeps the protocol on one private close-on-exec copy of each stream, off fds 0 and 1',
+    () => {
+      const sorted = [...result.copies].sort((a, b) => a.of.localeCompare(b.of));
+      expect(sorted.map((c) => c.of)).toEqual(['input', 'output']);
+      for (const copy of sorted) {
+        expect(copy.fd).toBeGreaterThan(2);
+        expect(copy.closeOnExec, `fd ${copy.fd}`).toBe(true);
+      }
+    },
+  );
 });
