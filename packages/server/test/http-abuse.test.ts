@@ -2,7 +2,7 @@
 // (headers and bodies trickled), connection floods, session-table exhaustion, session reuse after
 // DELETE, ids that JSON cannot round-trip, and session-id quality.
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callEcho,
   errorOf,
@@ -11,22 +11,12 @@ import {
   post,
   responseOf,
   sessionHeaders,
+  sleep,
   sseMessages,
-  start,
+  startClosedAfterEach,
 } from './http-helpers.js';
 
-type Srv = Awaited<ReturnType<typeof start>>;
-const open: Srv[] = [];
-async function serve(...args: Parameters<typeof start>): Promise<Srv> {
-  const srv = await start(...args);
-  open.push(srv);
-  return srv;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const serve = startClosedAfterEach();
 
 /** Open a raw socket to the server; resolves once connected. */
 function socketTo(url: string): Promise<Socket> {

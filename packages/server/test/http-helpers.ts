@@ -1,4 +1,5 @@
 /** Shared pieces of the HTTP tests: a real server on 127.0.0.1 and raw-request helpers. */
+import { afterEach } from 'vitest';
 
 import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../src/http/index.js';
 import { McpServer } from '../src/index.js';
@@ -121,3 +122,21 @@ export async function errorOf(res: Response): Promise<{ code: number; message: s
   const body = (await res.json()) as { error: { code: number; message: string } };
   return body.error;
 }
+
+/**
+ * For one test file: a `start` whose servers are all closed after each test, and a sleep.
+ * Call it at the top level of the file (it registers an afterEach hook).
+ */
+export function startClosedAfterEach(): typeof start {
+  const open: Awaited<ReturnType<typeof start>>[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  return async (...args) => {
+    const srv = await start(...args);
+    open.push(srv);
+    return srv;
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

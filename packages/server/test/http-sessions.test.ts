@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import {
   callEcho,
@@ -8,21 +8,12 @@ import {
   post,
   responseOf,
   sessionHeaders,
+  sleep,
   start,
+  startClosedAfterEach,
 } from './http-helpers.js';
 
-type Srv = Awaited<ReturnType<typeof start>>;
-const open: Srv[] = [];
-async function serve(...args: Parameters<typeof start>): Promise<Srv> {
-  const srv = await start(...args);
-  open.push(srv);
-  return srv;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()));
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const serve = startClosedAfterEach();
 
 describe('Streamable HTTP: session lifecycle', () => {
   it('expires a session idle past sessionIdleTimeoutMs, and keeps one that is used', async () => {
