@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from './fixtures.js';
 import {
   alive,
   buildFixture,
@@ -141,5 +142,26 @@ describe('serve over stdio', () => {
     expect(await exited).toBe(0);
     expect(stderr).toContain('SIGTERM, closing plugins');
     await waitFor(() => hosts.every((pid) => !alive(pid)), 10_000, 'plugin hosts to exit');
+  });
+  it('a SIGTERM while a plugin is still loading ends start-up at once: exit 143, its host gone', async () => {
+    // hang-create never returns from entropic_create_server, so start-up cannot finish by itself.
+    const child = spawn(
+      process.execPath,
+      [CLI, 'serve', '--plugin', fixture('hang-create'), '--timeout', '600000'],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    await waitFor(() => childPids(child.pid!).length === 1, 20_000, 'the plugin host to start');
+    const hosts = childPids(child.pid!);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(stderr).toContain('SIGTERM during start-up, exiting');
+    await waitFor(() => hosts.every((pid) => !alive(pid)), 10_000, 'the plugin host to exit');
   });
 });

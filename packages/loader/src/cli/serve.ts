@@ -1,4 +1,5 @@
 // `entropic-mcp serve`: C plugins in front of any MCP client, over stdio (default) or Streamable HTTP.
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type ServeHandle, startServe } from '../bridge/start.js';
 import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../config/args.js';
@@ -10,8 +11,31 @@ function fail(message: string): void {
   process.stderr.write(`entropic-mcp serve: ${message}\n`);
 }
 
-/** Resolves once SIGINT/SIGTERM arrives (or stdin ends, for stdio), after the server and plugins closed. */
-function untilShutdown(handle: ServeHandle, stdio: boolean): Promise<number> {
+/**
+ * SIGINT/SIGTERM, listened for from before start-up. Until the server is up a signal ends the process at once
+ * (exit 128 + signal number, plugin hosts die with it); afterwards it closes the server and the plugins first.
+ * Listening early closes the gap between the start-up report and the shutdown handler.
+ */
+function listenForSignals(): { onSignal: (stop: (why: string) => void) => void } {
+  let stop = (why: string): void => {
+    process.stderr.write(`entropic-mcp serve: ${why} during start-up, exiting\n`);
+    process.exit(128 + (constants.signals[why as 'SIGINT' | 'SIGTERM'] ?? 0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return {
+    onSignal: (next) => {
+      stop = next;
+    },
+  };
+}
+
+/** Resolves once a signal arrives (or stdin ends, for stdio), after the server and plugins closed. */
+function untilShutdown(
+  handle: ServeHandle,
+  stdio: boolean,
+  signals: ReturnType<typeof listenForSignals>,
+): Promise<number> {
   return new Promise((resolve) => {
     let done = false;
     const stop = (why: string) => {
@@ -34,8 +58,7 @@ function untilShutdown(handle: ServeHandle, stdio: boolean): Promise<number> {
           resolve(code);
         });
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    signals.onSignal(stop);
     if (stdio) void handle.ended.then(() => stop('stdin closed'));
   });
 }
@@ -52,6 +75,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`${SERVE_USAGE}\n`);
     return 0;
   }
+  const signals = listenForSignals();
   let handle: ServeHandle;
   try {
     handle = await startServe(args, { stdioCommand: [process.execPath, CLI_PATH] });
@@ -59,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     fail((error as Error).message);
     return error instanceof UsageError ? 2 : 1;
   }
-  const code = await untilShutdown(handle, args.transport.kind === 'stdio');
+  const code = await untilShutdown(handle, args.transport.kind === 'stdio', signals);
   // Plugins and transport are closed; stdin may still hold the event loop open, so leave explicitly.
   process.stderr.write('', () => process.exit(code));
   return code;
