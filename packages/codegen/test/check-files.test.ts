@@ -1,25 +1,12 @@
 // Gate rules on the committed files: generated files fresh, lock current, intact and append-only.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckUsageError } from '../src/check/run.js';
 import { fingerprintOf } from '../src/lock/fingerprint.js';
 import type { AbiLock } from '../src/lock/lock-file.js';
-import { messages, rules, Scenario } from './check-scenario.js';
+import { messages, rules, type Scenario, scenariosForThisFile } from './check-scenario.js';
 
-let template: string;
-const made: Scenario[] = [];
-function scenario(): Scenario {
-  const s = Scenario.from(template);
-  made.push(s);
-  return s;
-}
-beforeAll(() => {
-  template = Scenario.template();
-});
-afterAll(() => {
-  for (const s of made) s.remove();
-  Scenario.fromDir(template).remove();
-});
+const scenario = scenariosForThisFile();
 
 const HEADER = 'include/entropic/interfaces/i_mcp_server.h';
 const MCP = 'src/abi/mcp_server.ts';

@@ -1,11 +1,13 @@
 // Builds gate scenarios in temporary git repositories: a copy of the abi-headers definitions and the
 // changesets configuration, everything else generated from them, committed on `main`, then edited
 // on a branch the way a developer would.
+
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { referencePath, updateReference } from '../src/abigail/reference.js';
 import { abigailAvailable } from '../src/abigail/tools.js';
 import { type CheckOptions, runCheck } from '../src/check/run.js';
@@ -131,4 +133,25 @@ export function rules(report: CheckReport): string[] {
 /** All messages of a report, joined (for assertions on wording). */
 export function messages(report: CheckReport): string {
   return report.findings.map((f) => f.message).join('\n');
+}
+
+/**
+ * For one test file: a template repository made once before its tests, and a function that copies it into
+ * a fresh scenario; every scenario and the template are removed after the file's tests.
+ */
+export function scenariosForThisFile(): () => Scenario {
+  let template: string;
+  const made: Scenario[] = [];
+  beforeAll(() => {
+    template = Scenario.template();
+  });
+  afterAll(() => {
+    for (const s of made) s.remove();
+    Scenario.fromDir(template).remove();
+  });
+  return () => {
+    const s = Scenario.from(template);
+    made.push(s);
+    return s;
+  };
 }

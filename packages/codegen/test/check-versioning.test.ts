@@ -1,21 +1,8 @@
 // Gate rules that compare the branch with its base: versioning of locked-ABI changes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages, rules, Scenario } from './check-scenario.js';
+import { describe, expect, it } from 'vitest';
+import { messages, rules, type Scenario, scenariosForThisFile } from './check-scenario.js';
 
-let template: string;
-const made: Scenario[] = [];
-function scenario(): Scenario {
-  const s = Scenario.from(template);
-  made.push(s);
-  return s;
-}
-beforeAll(() => {
-  template = Scenario.template();
-});
-afterAll(() => {
-  for (const s of made) s.remove();
-  Scenario.fromDir(template).remove();
-});
+const scenario = scenariosForThisFile();
 
 const MCP = 'src/abi/mcp_server.ts';
 const ERR = 'src/abi/error.ts';
