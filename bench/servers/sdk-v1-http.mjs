@@ -1,13 +1,9 @@
 // The official SDK v1 (@modelcontextprotocol/sdk 1.32.2) echo server over Streamable HTTP on node:http,
 // following its documented patterns: a server and transport per session, or per request when stateless.
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { announce, httpArgs, readBody } from './http-args.mjs';
-
-const { port, mode } = httpArgs();
+import { hostSdkHttp } from './sdk-http-host.mjs';
 
 function echoServer() {
   const server = new McpServer({ name: 'sdk-v1-echo', version: '0.0.0' });
@@ -19,45 +15,4 @@ function echoServer() {
   return server;
 }
 
-const sessions = new Map();
-
-async function handle(req, res) {
-  const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
-  if (mode === 'stateless') {
-    const server = echoServer();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: false,
-    });
-    res.on('close', () => {
-      transport.close();
-      server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    return;
-  }
-  const id = req.headers['mcp-session-id'];
-  let transport = id ? sessions.get(id) : undefined;
-  if (!transport) {
-    if (id) {
-      res.writeHead(404).end();
-      return;
-    }
-    transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: mode === 'json',
-      onsessioninitialized: (sid) => sessions.set(sid, transport),
-    });
-    transport.onclose = () => sessions.delete(transport.sessionId);
-    await echoServer().connect(transport);
-  }
-  await transport.handleRequest(req, res, body);
-}
-
-const server = http.createServer((req, res) => {
-  handle(req, res).catch((error) => {
-    if (!res.headersSent) res.writeHead(500).end(String(error));
-  });
-});
-server.listen(port, '127.0.0.1', () => announce(server));
+hostSdkHttp(StreamableHTTPServerTransport, echoServer);
