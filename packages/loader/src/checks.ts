@@ -3,6 +3,7 @@
  * native code or child process is involved.
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { CallLimits } from './guard.js';
 import type { CallOptions, Isolation, LoadOptions } from './types.js';
 
 const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
@@ -80,18 +81,20 @@ export function argsToJson(args: unknown): string {
   return configToJson(args, 'tool arguments');
 }
 
-export function checkCallOptions(
-  options: unknown,
-  defaultTimeoutMs: number,
-): { signal?: AbortSignal; timeoutMs: number } {
-  if (options === undefined) return { timeoutMs: defaultTimeoutMs };
+/** A call's options after checking; `undefined` options give the default limits object itself. */
+export function checkCallOptions(options: unknown, defaults: CallLimits): CallLimits {
+  if (options === undefined) return defaults;
   if (!isPlainObject(options)) throw new TypeError('call options must be an object');
-  const { signal, timeoutMs } = options as CallOptions;
+  const { signal, timeoutMs, cancel } = options as CallOptions;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('options.signal must be an AbortSignal');
   }
-  const limit = timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'options.timeoutMs');
-  return signal === undefined ? { timeoutMs: limit } : { signal, timeoutMs: limit };
+  if (cancel !== undefined && typeof (cancel as { onAbort?: unknown } | null)?.onAbort !== 'function') {
+    throw new TypeError('options.cancel must be an object with an onAbort(hook) method');
+  }
+  const limit = timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(timeoutMs, 'options.timeoutMs');
+  if (signal === undefined && cancel === undefined && limit === defaults.timeoutMs) return defaults;
+  return { timeoutMs: limit, signal, cancel };
 }
 
 export function checkLoadOptions(options: unknown): ResolvedLoadOptions {

@@ -3,6 +3,8 @@
  * (`isolation: 'process'`, the default, or `isolation: 'none'` for the in-process addon).
  */
 
+import type { CancelHook } from './guard.js';
+
 export type Isolation = 'process' | 'none';
 
 export interface LoadOptions {
@@ -49,6 +51,11 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the load-time `timeoutMs` for this call. */
   readonly timeoutMs?: number;
+  /**
+   * A cheaper way to cancel than `signal`: the plugin registers one hook through `cancel.onAbort(hook)`, and a
+   * call to that hook cancels exactly as an aborted signal does. The server's request context is such an object.
+   */
+  readonly cancel?: CancelHook;
 }
 
 export interface Plugin {

@@ -6,6 +6,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { loadRefusal } from '../guard.js';
 import { encodeRequest, FrameReader, type Op, Status } from './frames.js';
 
 export interface HostReady {
@@ -138,7 +139,9 @@ export class HostProcess {
       const text = payload.toString('utf8', 4);
       const nul = text.indexOf('\0');
       const message = nul < 0 ? text : text.slice(nul + 1);
-      settle.reject(PluginError.fromValue(payload.readInt32LE(0), message, { path }));
+      settle.reject(
+        loadRefusal(PluginError.fromValue(payload.readInt32LE(0), message, { path }), path) as Error,
+      );
     } else {
       settle.reject(
         new PluginError(

@@ -31,6 +31,8 @@ export interface PeerRequestOptions {
 export interface HandlerContext {
   /** Aborted when the client cancels the request, the handler times out or the connection closes. */
   readonly signal: AbortSignal;
+  /** Calls `hook` once when the request is aborted (at once if it already was); cheaper than `signal`. */
+  onAbort(hook: () => void): void;
   readonly requestId: RequestId;
   /** The client as it presented itself for this request (protocol version, capabilities, info). */
   readonly client: ClientContext;

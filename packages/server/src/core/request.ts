@@ -40,6 +40,7 @@ export class RequestState implements HandlerContext, Schedulable {
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;
+  private abortHook: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -59,6 +60,11 @@ export class RequestState implements HandlerContext, Schedulable {
       if (this.aborted) this.controller.abort(this.abortReason);
     }
     return this.controller.signal;
+  }
+
+  onAbort(hook: () => void): void {
+    if (this.aborted) hook();
+    else this.abortHook = hook;
   }
 
   get sessionId(): string | undefined {
@@ -130,6 +136,7 @@ export class RequestState implements HandlerContext, Schedulable {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+    this.abortHook?.();
   }
 
   /** Mark answered; true for the first caller only. Frees the slot and the in-flight entry. */
