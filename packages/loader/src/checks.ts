@@ -7,6 +7,8 @@ import type { CallLimits } from './guard.js';
 import type { CallOptions, Isolation, LoadOptions } from './types.js';
 
 const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
+/** More instances than this is a typo, not a plan (each is a process or a thread). */
+export const MAX_INSTANCES = 256;
 
 /** Load options after checking, in the form both hosting modes receive them. */
 export interface ResolvedLoadOptions {
@@ -20,6 +22,8 @@ export interface ResolvedLoadOptions {
   readonly memoryLimitMb: number | undefined;
   readonly hostPath: string | undefined;
   readonly onStderr: ((text: string) => void) | undefined;
+  /** Instances to run, 1 or more. */
+  readonly instances: number;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -115,8 +119,15 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
   if (onStderr !== undefined && typeof onStderr !== 'function') {
     throw new TypeError('options.onStderr must be a function');
   }
+  const instances = o.instances ?? 1;
+  if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) {
+    throw new TypeError(
+      `options.instances must be a whole number from 1 to ${MAX_INSTANCES}, got ${String(instances)}`,
+    );
+  }
   return {
     isolation,
+    instances,
     configJson: o.config === undefined ? undefined : configToJson(o.config, 'options.config'),
     workingDir: o.workingDir === undefined ? undefined : checkDirectory(o.workingDir, 'options.workingDir'),
     timeoutMs: checkTimeout(o.timeoutMs, 'options.timeoutMs'),

@@ -40,6 +40,7 @@ export interface InProcessPlugin extends Plugin {
 
 export class InProcessHost implements InProcessPlugin {
   readonly isolation: Isolation = 'none';
+  readonly instances = 1;
   readonly path: string;
   name = '';
   apiVersion = 0;

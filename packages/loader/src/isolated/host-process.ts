@@ -1,6 +1,6 @@
 /**
  * One running plugin host process: spawns it, reads its first frame (ready or load error), writes request
- * frames in batches (one pipe write per turn of the event loop, from setImmediate), hands answer frames back by id, and reports
+ * frames in batches (one pipe write per burst of calls, from a microtask), hands answer frames back by id, and reports
  * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
@@ -87,7 +87,7 @@ export class HostProcess {
     this.#queue.push(encodeRequest(id, op, parts));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
+      queueMicrotask(() => this.#flush());
     }
   }
 

@@ -37,6 +37,7 @@ interface CallSpec {
 
 class IsolatedPlugin implements Plugin {
   readonly isolation: Isolation = 'process';
+  readonly instances = 1;
   readonly path: string;
   name = '';
   apiVersion = 0;

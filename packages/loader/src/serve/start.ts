@@ -62,6 +62,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.isolation !== undefined) out.push('--isolation', args.isolation);
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
   if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
+  if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
   return out;
 }
