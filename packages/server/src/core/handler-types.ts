@@ -66,6 +66,8 @@ export type InputResults<T extends InputRequests> = { [K in keyof T]: InputResul
 export interface HandlerContext {
   /** Aborted when the client cancels the request, the handler times out or the connection closes. */
   readonly signal: AbortSignal;
+  /** Calls `hook` once when the request is aborted (at once if it already was); cheaper than `signal`. */
+  onAbort(hook: () => void): void;
   readonly requestId: RequestId;
   /** The client as it presented itself for this request (protocol version, capabilities, info). */
   readonly client: ClientContext;

@@ -29,6 +29,8 @@ describe('parseServeArgs', () => {
       '1500',
       '--tools-module',
       'tools/extra.mjs',
+      '--instances',
+      '4',
       '--keep-going',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
@@ -39,6 +41,7 @@ describe('parseServeArgs', () => {
       root: '/w/proj',
       isolation: 'none',
       timeoutMs: 1500,
+      instances: 4,
       keepGoing: true,
       help: false,
     });
@@ -53,6 +56,7 @@ describe('parseServeArgs', () => {
     [['--http', '70000'], '--http port must be 0-65535'],
     [['--bogus'], "Unknown option '--bogus'"],
     [['libx.so'], 'unexpected argument "libx.so"'],
+    [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
     expect(() => parseServeArgs(argv, '/w')).toThrow(message);
