@@ -88,7 +88,7 @@ int plugin_load(plugin_t* p, const char* path, load_error_t* err) {
     if (p->api_version != ENTROPIC_MCP_PLUGIN_API_VERSION) {
       rc = fail(err, ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH,
                 "%s was built for plugin API version %d but this loader speaks version %d; rebuild it against "
-                "matching headers (entropic-abi include-dir)",
+                "matching headers (entropic-abi-headers --include-dir)",
                 path, p->api_version, ENTROPIC_MCP_PLUGIN_API_VERSION);
     }
   }
