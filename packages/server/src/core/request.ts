@@ -56,14 +56,13 @@ export class RequestState implements MethodContext, Served {
     return this.controller.signal;
   }
 
-<<<<<<< HEAD
   get protocolVersion(): string {
     return this.client.protocolVersion;
-=======
+  }
+
   onAbort(hook: () => void): void {
     if (this.aborted) hook();
     else this.abortHook = hook;
->>>>>>> plugin-speed
   }
 
   get sessionId(): string | undefined {
