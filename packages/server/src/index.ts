@@ -35,6 +35,13 @@ export {
 export type { StandardJsonSchema, ToolArgs, ToolSchema, ToolStructured } from './core/schema-types.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';
+export {
+  InMemorySubscriptionBus,
+  isSubscriptionEvent,
+  type SubscriptionBus,
+  type SubscriptionEvent,
+  type SubscriptionListener,
+} from './core/subscription-bus.js';
 export type {
   Annotations,
   AudioContent,
