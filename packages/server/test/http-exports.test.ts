@@ -8,6 +8,7 @@ describe('public surface of @entropic-mcp/server/http', () => {
       'HttpServerTransport',
       'MemoryEventStore',
       'PRM_PATH',
+      'bearerAuth',
       'createMcpHttpHandler',
       'serveHttp',
     ]);
