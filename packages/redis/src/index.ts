@@ -1,0 +1,6 @@
+/** `@entropic-mcp/redis`: shared state for @entropic-mcp/server on Redis. */
+
+export type { RedisConnectOptions } from './connect.js';
+export { connectRedis, RedisUnavailableError } from './connect.js';
+export type { RedisEventStoreOptions } from './event-store.js';
+export { RedisEventStore } from './event-store.js';
