@@ -5,6 +5,13 @@ import { describe, expect, it } from 'vitest';
 describe('public surface', () => {
   it('the main entry exports exactly the documented names', async () => {
     const main = await import('@entropic-mcp/redis');
-    expect(Object.keys(main).sort()).toEqual(['RedisEventStore', 'RedisUnavailableError', 'connectRedis']);
+    expect(Object.keys(main).sort()).toEqual([
+      'RedisEventStore',
+      'RedisMessageRouter',
+      'RedisSessionRegistry',
+      'RedisUnavailableError',
+      'connectRedis',
+      'createRedisSharedState',
+    ]);
   });
 });
