@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Isolation } from '../types.js';
+import type { Isolation } from '../../types.js';
 
 export type ServeTransport =
   | { readonly kind: 'stdio' }

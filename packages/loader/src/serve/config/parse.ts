@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Isolation } from '../types.js';
+import type { Isolation } from '../../types.js';
 import type { PluginEntry, ServeFileConfig } from './types.js';
 
 /** A config file that cannot be used; the message names the file and the offending key. */

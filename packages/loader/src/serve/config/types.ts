@@ -1,4 +1,4 @@
-import type { Isolation } from '../types.js';
+import type { Isolation } from '../../types.js';
 
 /** One plugin to serve, with every path already absolute. */
 export interface PluginEntry {

@@ -7,14 +7,14 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@entropic-mcp/server';
 import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
-import { type ServeArgs, UsageError } from '../config/args.js';
-import { loadServeConfig } from '../config/parse.js';
-import { resolveServePlan } from '../config/plan.js';
+import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '../bridge/mount.js';
+import type { DirectivesHook } from '../bridge/types.js';
 import type { Plugin } from '../types.js';
 import { formatBanner } from './banner.js';
+import { type ServeArgs, UsageError } from './config/args.js';
+import { loadServeConfig } from './config/parse.js';
+import { resolveServePlan } from './config/plan.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
-import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from './mount.js';
-import type { DirectivesHook } from './types.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
 export class ServeStartError extends Error {
