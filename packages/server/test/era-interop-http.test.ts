@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../src/http/index.js';
 import { McpServer } from '../src/index.js';
 import { register } from './fixtures/era/tools.mjs';
-import { runEraInterop } from './support/era-interop.js';
+import { runEraInterop } from './support/era-interop.mjs';
 
 let http: HttpServerHandle;
 

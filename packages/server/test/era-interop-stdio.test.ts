@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { runEraInterop } from './support/era-interop.js';
+import { runEraInterop } from './support/era-interop.mjs';
 
 const server = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'era', 'stdio-server.mjs');
 

@@ -15,6 +15,7 @@ import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
+import { registerToolsModule } from './tools-module.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
 export class ServeStartError extends Error {
@@ -63,6 +64,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
   if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
   if (args.keepGoing) out.push('--keep-going');
+  if (args.toolsModule !== undefined) out.push('--tools-module', args.toolsModule);
   return out;
 }
 
@@ -82,9 +84,9 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   const report = options.report ?? ((text: string) => process.stderr.write(text));
   const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
   const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
-  if (plan.plugins.length === 0) {
+  if (plan.plugins.length === 0 && args.toolsModule === undefined) {
     throw new UsageError(
-      'nothing to serve: give --plugin PATH, or --config FILE listing plugins under mcp: plugins:',
+      'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
     );
   }
 
@@ -139,6 +141,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         await plugin.close();
       }
     }
+    if (args.toolsModule !== undefined) await registerToolsModule(server, args.toolsModule);
     if (plan.transport.kind === 'http') {
       const http = await serveHttp(server, { host: plan.transport.host, port: plan.transport.port });
       url = http.url;

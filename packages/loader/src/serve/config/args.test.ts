@@ -27,6 +27,8 @@ describe('parseServeArgs', () => {
       '--timeout',
       '1500',
       '--keep-going',
+      '--tools-module',
+      'tools/extra.mjs',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -37,6 +39,7 @@ describe('parseServeArgs', () => {
       timeoutMs: 1500,
       keepGoing: true,
       help: false,
+      toolsModule: '/w/tools/extra.mjs',
     });
   });
 

@@ -19,6 +19,8 @@ export interface ServeArgs {
   readonly concurrency?: number;
   readonly keepGoing: boolean;
   readonly help: boolean;
+  /** `--tools-module`: a JavaScript module, absolute, whose `register(server)` adds tools beside the plugins. */
+  readonly toolsModule?: string;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -32,7 +34,7 @@ export class UsageError extends Error {
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--keep-going]
+                          [--keep-going] [--tools-module FILE]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -43,7 +45,9 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
   --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
                       instance still runs its own calls one at a time)
-  --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
+  --keep-going        start even if a configured plugin fails to load (the failure is still reported)
+  --tools-module FILE an ES module exporting register(server): it adds JavaScript/TypeScript tools (or
+                      resources, prompts) to the same MCP server, beside the plugins' tools`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
 export function parseHttpAddress(text: string): { host: string; port: number } {
@@ -91,6 +95,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   };
   if (values.config !== undefined) args.configFile = resolve(cwd, values.config);
   if (values.root !== undefined) args.root = resolve(cwd, values.root);
+  if (values['tools-module'] !== undefined) args.toolsModule = resolve(cwd, values['tools-module']);
   if (isolation !== undefined) args.isolation = isolation;
   if (values.timeout !== undefined) args.timeoutMs = positiveInt('--timeout', values.timeout);
   if (values.concurrency !== undefined) {
@@ -120,6 +125,7 @@ function parse(argv: readonly string[]) {
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
       'keep-going': { type: 'boolean' },
+      'tools-module': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
