@@ -19,9 +19,9 @@ import {
 const TOOLS = join(REPO_ROOT, 'packages', 'server', 'test', 'fixtures', 'era', 'tools.mjs');
 const args = () => [...examplePlugins().flatMap((p) => ['--plugin', p]), '--tools-module', TOOLS];
 const call = { name: 'echo.echo', arguments: { text: 'from C' }, text: 'from C' };
-const pending = {
-  auto: 'the server does not serve 2026-07-28 yet',
-  pin: 'the server does not serve 2026-07-28 yet',
+const httpPending = {
+  auto: 'Streamable HTTP does not serve 2026-07-28 yet',
+  pin: 'Streamable HTTP does not serve 2026-07-28 yet',
 };
 let http: HttpServer;
 
@@ -36,7 +36,6 @@ afterAll(async () => {
 runEraInterop({
   name: 'serve over stdio',
   call,
-  pending,
   transport: () =>
     new StdioClientTransport({
       command: process.execPath,
@@ -48,7 +47,7 @@ runEraInterop({
 runEraInterop({
   name: 'serve over Streamable HTTP',
   call,
-  pending,
+  pending: httpPending,
   transport: () => new StreamableHTTPClientTransport(new URL(http.url)),
 });
 

@@ -20,7 +20,7 @@ runEraInterop({
   name: 'library over Streamable HTTP',
   transport: () => new StreamableHTTPClientTransport(new URL(http.url)),
   pending: {
-    auto: 'the server does not serve 2026-07-28 yet',
-    pin: 'the server does not serve 2026-07-28 yet',
+    auto: 'Streamable HTTP does not serve 2026-07-28 yet',
+    pin: 'Streamable HTTP does not serve 2026-07-28 yet',
   },
 });

@@ -9,8 +9,4 @@ const server = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'era', 
 runEraInterop({
   name: 'library over stdio',
   transport: () => new StdioClientTransport({ command: process.execPath, args: [server], stderr: 'inherit' }),
-  pending: {
-    auto: 'the server does not serve 2026-07-28 yet',
-    pin: 'the server does not serve 2026-07-28 yet',
-  },
 });
