@@ -82,7 +82,8 @@ if (task === 'serve') {
   const code = run('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
   const failed = summarize();
   if (code !== 0 || failed > 0) process.exit(code || 1);
-  must('pnpm', ['exec', 'entropic-abi', 'check']);
+  // The ABI gate, against the fork point and the last abi-headers release tag (a note when there is none).
+  must('pnpm', ['exec', 'entropic-abi', 'check', '--release', 'latest']);
 } else {
   console.error('usage: node scripts/run.mjs serve|test');
   process.exit(2);

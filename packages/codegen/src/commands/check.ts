@@ -1,26 +1,40 @@
+// `entropic-abi check`: the ABI gate over the work tree, against a base commit and, on request, a release.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../check/git.js';
 import { formatReport } from '../check/report.js';
 import { CheckUsageError, runCheck } from '../check/run.js';
-import { asUsage, EXIT_FAILURE, EXIT_OK, UsageError } from '../command.js';
+import {
+  asUsage,
+  type CommandContext,
+  EXIT_FAILURE,
+  EXIT_OK,
+  processContext,
+  UsageError,
+} from '../command.js';
 import { abiHeadersRoot } from '../paths.js';
 
 export const summary =
   'The ABI gate: generated files fresh, lock current, ABI changes versioned (see README).';
-export const usage = 'entropic-abi check [--base REF | --no-base] [--no-binary]';
+export const usage =
+  'entropic-abi check [--base REF | --no-base] [--release latest|TAG|FILE.tgz] [--no-binary]';
 
-export async function run(args: string[]): Promise<number> {
+export async function run(args: string[], ctx: CommandContext = processContext()): Promise<number> {
   const { values } = asUsage(() =>
     parseArgs({
       args,
-      options: { base: { type: 'string' }, 'no-base': { type: 'boolean' }, 'no-binary': { type: 'boolean' } },
+      options: {
+        base: { type: 'string' },
+        'no-base': { type: 'boolean' },
+        release: { type: 'string' },
+        'no-binary': { type: 'boolean' },
+      },
     }),
   );
   if (values.base !== undefined && values['no-base'])
     throw new UsageError('--base and --no-base exclude each other');
-  const repo = repoRoot(process.cwd());
+  const repo = repoRoot(ctx.cwd);
   if (!repo) throw new UsageError('run it inside the git work tree of the workspace');
   // The package in this work tree when there is one, else the installed package.
   const local = join(repo, 'packages', 'abi-headers');
@@ -32,6 +46,7 @@ export async function run(args: string[]): Promise<number> {
       abiRoot,
       base: values['no-base'] ? null : values.base,
       ...(values['no-binary'] ? { binary: false } : {}),
+      ...(values.release !== undefined ? { release: values.release } : {}),
     });
   } catch (e) {
     if (e instanceof CheckUsageError) throw new UsageError(e.message);
@@ -39,9 +54,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const text = formatReport(report);
   if (report.findings.length === 0) {
-    console.log(text);
+    ctx.out(text);
     return EXIT_OK;
   }
-  console.error(text);
+  ctx.err(text);
   return EXIT_FAILURE;
 }

@@ -1,3 +1,4 @@
+// `entropic-abi verify-plugin`: a built plugin library against the contract's entry points and signatures.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pluginVerdictOk, verifyPlugin } from '../abigail/plugin.js';
@@ -31,6 +32,11 @@ export async function run(args: string[]): Promise<number> {
   if (v.missing.length) lines.push(`✖ missing entry points: ${v.missing.join(', ')}`);
   for (const n of v.notFunctions)
     lines.push(`✖ ${n.name} is exported, but not as a function (nm type ${n.type})`);
+  for (const n of v.engineCalls) {
+    lines.push(
+      `✖ calls ${n}, which no entropic MCP loader provides (an engine-side function; see the @entropic-mcp/abi-headers README): loading fails with "undefined symbol: ${n}"`,
+    );
+  }
   if (v.signaturesSkipped) lines.push(`• signatures not compared: ${v.signaturesSkipped}`);
   else if (v.drift.length === 0) lines.push('✔ the exported entry points have the contract signatures');
   for (const d of v.drift) {
