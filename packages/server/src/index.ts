@@ -34,6 +34,13 @@ export {
 } from './core/protocol.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';
+export {
+  InMemorySubscriptionBus,
+  isSubscriptionEvent,
+  type SubscriptionBus,
+  type SubscriptionEvent,
+  type SubscriptionListener,
+} from './core/subscription-bus.js';
 export type {
   Annotations,
   AudioContent,

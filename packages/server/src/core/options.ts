@@ -1,5 +1,7 @@
 /** Server options, each with a documented default. */
 
+import type { SubscriptionBus } from './subscription-bus.js';
+
 export interface CapabilityOptions {
   /** Emit `notifications/{tools,resources,prompts}/list_changed` when registries change. Default true. */
   listChanged?: boolean;
@@ -37,6 +39,11 @@ export interface ServerOptions {
   /** Replace credential-like keys in log data with "[REDACTED]". Default true. */
   redactLogs?: boolean;
   capabilities?: CapabilityOptions;
+  /**
+   * Where change events go to reach `subscriptions/listen` streams (2026-07-28). Share one bus
+   * (e.g. pub/sub in a store) between processes behind one endpoint. Default: in this process only.
+   */
+  subscriptionBus?: SubscriptionBus;
 }
 
 export interface ResolvedOptions {
@@ -54,6 +61,7 @@ export interface ResolvedOptions {
   completions: boolean | undefined;
   advertise: { tools: boolean; resources: boolean; prompts: boolean };
   experimental: Record<string, object> | undefined;
+  subscriptionBus: SubscriptionBus | undefined;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -87,5 +95,6 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       prompts: caps.prompts ?? false,
     },
     experimental: caps.experimental,
+    subscriptionBus: options.subscriptionBus,
   };
 }

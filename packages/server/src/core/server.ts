@@ -29,7 +29,14 @@ import {
 } from './registry.js';
 import { Scheduler } from './scheduler.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
+import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
+
+const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
+  tools: { type: 'toolsListChanged' },
+  resources: { type: 'resourcesListChanged' },
+  prompts: { type: 'promptsListChanged' },
+};
 
 const LIST_CHANGED: Record<Kind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -47,6 +54,9 @@ export class McpServer {
   readonly templates = new Registry<TemplateEntry>();
   readonly prompts = new Registry<PromptEntry>();
   readonly scheduler: Scheduler;
+  /** Change events for `subscriptions/listen` streams (ServerOptions.subscriptionBus). */
+  readonly bus: SubscriptionBus;
+  private readonly ownBus: boolean;
   /** @internal the method table sessions dispatch through. */
   readonly methods: Map<string, MethodSpec> = builtinMethods();
   private readonly live = new Set<SessionImpl>();
@@ -60,6 +70,8 @@ export class McpServer {
     this.info = info;
     this.options = resolveOptions(options);
     this.wireInfo = wireOf(info, ['instructions']);
+    this.ownBus = this.options.subscriptionBus === undefined;
+    this.bus = this.options.subscriptionBus ?? new InMemorySubscriptionBus();
     this.scheduler = new Scheduler(
       this.options.maxConcurrency,
       this.options.maxQueued,
@@ -151,18 +163,31 @@ export class McpServer {
   }
 
   notifyToolsChanged(): void {
-    this.requireListChanged();
-    this.notify(LIST_CHANGED.tools);
+    this.listChanged('tools');
   }
 
   notifyResourcesChanged(): void {
-    this.requireListChanged();
-    this.notify(LIST_CHANGED.resources);
+    this.listChanged('resources');
   }
 
   notifyPromptsChanged(): void {
+    this.listChanged('prompts');
+  }
+
+  private listChanged(kind: Kind): void {
     this.requireListChanged();
-    this.notify(LIST_CHANGED.prompts);
+    this.publish(BUS_EVENT[kind]);
+    this.notify(LIST_CHANGED[kind]);
+  }
+
+  /** Hand an event to the bus; a bus that fails is reported through no channel but its own. */
+  private publish(event: SubscriptionEvent): void {
+    try {
+      const out = this.bus.publish(event);
+      if (out !== undefined) out.catch(() => undefined);
+    } catch {
+      // A failing bus must not break the registry change that caused the event.
+    }
   }
 
   /** `notifications/resources/updated` to the sessions subscribed to `uri` (none: nothing is sent). */
@@ -173,6 +198,7 @@ export class McpServer {
         'notifyResourceUpdated needs capabilities.subscribe: true',
       );
     }
+    this.publish({ type: 'resourceUpdated', uri });
     for (const session of this.live) {
       if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
     }
@@ -193,12 +219,15 @@ export class McpServer {
 
   /** @internal a registry changed: one list_changed per kind per tick, to initialized sessions. */
   changed(kind: Kind): void {
-    if (!this.options.listChanged || this.live.size === 0) return;
+    if (!this.options.listChanged) return;
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
         this.pendingChanges.clear();
-        for (const k of kinds) this.notify(LIST_CHANGED[k]);
+        for (const k of kinds) {
+          this.publish(BUS_EVENT[k]);
+          if (this.live.size > 0) this.notify(LIST_CHANGED[k]);
+        }
       });
     }
     this.pendingChanges.add(kind);
@@ -218,5 +247,6 @@ export class McpServer {
     this.closed = true;
     await Promise.all([...this.live].map((session) => session.close()));
     this.scheduler.dispose();
+    if (this.ownBus) await this.bus.close?.();
   }
 }

@@ -5,6 +5,7 @@ describe('parseServeArgs', () => {
   it('defaults to stdio with nothing else set', () => {
     expect(parseServeArgs([], '/w')).toEqual({
       plugins: [],
+      toolsModules: [],
       transport: { kind: 'stdio' },
       keepGoing: false,
       help: false,
@@ -28,11 +29,14 @@ describe('parseServeArgs', () => {
       '1500',
       '--instances',
       '4',
+      '--tools-module',
+      'tools/extra.mjs',
       '--keep-going',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
       plugins: ['/w/a/liba.so', '/abs/libb.so'],
+      toolsModules: ['/w/tools/extra.mjs'],
       transport: { kind: 'http', host: '127.0.0.1', port: 8080 },
       root: '/w/proj',
       isolation: 'none',

@@ -19,6 +19,8 @@ export interface ServeArgs {
   readonly concurrency?: number;
   /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
   readonly instances?: number;
+  /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
+  readonly toolsModules: readonly string[];
   readonly keepGoing: boolean;
   readonly help: boolean;
 }
@@ -34,7 +36,7 @@ export class UsageError extends Error {
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--instances N] [--keep-going]
+                          [--instances N] [--tools-module FILE]... [--keep-going]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -47,6 +49,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       instance still runs its own calls one at a time)
   --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
                       (or threads in-process), calls go to the least busy; instances share no state
+  --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
+                      prompts beside the plugins' (repeatable)
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
@@ -88,6 +92,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     -readonly [K in keyof ServeArgs]: ServeArgs[K];
   } = {
     plugins: (values.plugin ?? []).map((p) => resolve(cwd, p)),
+    toolsModules: (values['tools-module'] ?? []).map((p) => resolve(cwd, p)),
     transport:
       values.http !== undefined ? { kind: 'http', ...parseHttpAddress(values.http) } : { kind: 'stdio' },
     keepGoing: values['keep-going'] ?? false,
@@ -131,6 +136,7 @@ function parse(argv: readonly string[]) {
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
       instances: { type: 'string' },
+      'tools-module': { type: 'string', multiple: true },
       'keep-going': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

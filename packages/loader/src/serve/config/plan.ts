@@ -8,6 +8,8 @@ export interface ServePlan {
   /** Handed to every plugin through set_working_dir. */
   readonly root: string;
   readonly transport: ServeTransport;
+  /** JavaScript tools modules to register beside the plugins (absolute paths). */
+  readonly toolsModules: readonly string[];
   readonly keepGoing: boolean;
 }
 
@@ -34,6 +36,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     plugins: entries.map(withDefaults),
     root: args.root ?? file?.root ?? cwd,
     transport: args.transport,
+    toolsModules: args.toolsModules,
     keepGoing: args.keepGoing,
   };
 }
