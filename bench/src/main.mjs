@@ -10,11 +10,12 @@ import { benchDir, httpTargets, stdioTargets } from './targets.mjs';
 import { abiWorkload } from './workloads/abi.mjs';
 import { growthWorkload } from './workloads/growth.mjs';
 import { httpWorkload } from './workloads/http.mjs';
+import { instancesWorkload } from './workloads/instances.mjs';
 import { stdioWorkload } from './workloads/stdio.mjs';
 
-const WORKLOADS = ['stdio', 'http', 'growth', 'abi'];
+const WORKLOADS = ['stdio', 'http', 'instances', 'growth', 'abi'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
-                  [--http-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
+                  [--http-calls N] [--spin-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
 
 function options() {
   const { values } = parseArgs({
@@ -25,6 +26,7 @@ function options() {
       calls: { type: 'string' },
       warmup: { type: 'string' },
       'http-calls': { type: 'string' },
+      'spin-calls': { type: 'string' },
       'growth-http-full': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -53,6 +55,7 @@ function options() {
     warmup: number(values.warmup, quick ? 100 : 2_000),
     httpCalls: number(values['http-calls'], quick ? 300 : 10_000),
     httpWarmup: quick ? 100 : 1_000,
+    spinCalls: number(values['spin-calls'], quick ? 100 : 3_000),
     inflight: 64,
     clients: 64,
     growthStdio: quick ? [2_000, 4_000] : [100_000, 250_000, 500_000, 750_000, 1_000_000],
@@ -98,6 +101,10 @@ async function main() {
     log('http');
     const httpOpts = { ...opts, calls: opts.httpCalls, warmup: opts.httpWarmup };
     result.tables.push(...(await httpWorkload(http, httpOpts, log)));
+  }
+  if (opts.only.includes('instances')) {
+    log('instances');
+    result.tables.push(...(await instancesWorkload(opts, log)));
   }
   if (opts.only.includes('growth')) {
     log('growth');
