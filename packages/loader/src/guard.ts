@@ -85,7 +85,7 @@ export function loadRefusal(error: unknown, path: string): unknown {
   return new PluginError(
     VERSION_MISMATCH,
     `${describePlugin(path)} was built for plugin API version ${error.message} but this loader speaks version ` +
-      `${loader}; rebuild it against the headers of API version ${loader} (entropic-abi include-dir)`,
+      `${loader}; rebuild it against the headers of API version ${loader} (entropic-abi-headers --include-dir)`,
     { path },
   );
 }

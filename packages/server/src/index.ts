@@ -1,7 +1,10 @@
+import { useMacFactory } from './core/modern/sealer.js';
 import { useFullValidator } from './core/validator.js';
+import { hmacSha256 } from './crypto/hmac.js';
 import { ajvValidatorFactory } from './validation/ajv.js';
 
 useFullValidator(ajvValidatorFactory);
+useMacFactory(hmacSha256);
 
 export { audio, image, resource, resourceLink, text } from './core/content.js';
 export {
@@ -32,6 +35,7 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
+export type { StandardJsonSchema, ToolArgs, ToolSchema, ToolStructured } from './core/schema-types.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';
 export {

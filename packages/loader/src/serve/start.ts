@@ -63,8 +63,8 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.isolation !== undefined) out.push('--isolation', args.isolation);
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
   if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
-  if (args.instances !== undefined) out.push('--instances', String(args.instances));
   for (const file of args.toolsModules) out.push('--tools-module', file);
+  if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
   return out;
 }

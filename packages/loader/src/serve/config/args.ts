@@ -17,10 +17,10 @@ export interface ServeArgs {
   readonly timeoutMs?: number;
   /** Plugin calls in flight at once across all plugins (`--concurrency`). */
   readonly concurrency?: number;
-  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
-  readonly instances?: number;
   /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
   readonly toolsModules: readonly string[];
+  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
+  readonly instances?: number;
   readonly keepGoing: boolean;
   readonly help: boolean;
 }
@@ -47,10 +47,10 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
   --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
                       instance still runs its own calls one at a time)
-  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
-                      (or threads in-process), calls go to the least busy; instances share no state
   --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
                       prompts beside the plugins' (repeatable)
+  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
+                      (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
@@ -135,8 +135,8 @@ function parse(argv: readonly string[]) {
       isolation: { type: 'string' },
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
-      instances: { type: 'string' },
       'tools-module': { type: 'string', multiple: true },
+      instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
