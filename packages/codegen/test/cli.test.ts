@@ -21,6 +21,15 @@ describe('entropic-abi (built CLI)', () => {
     expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 
+  it('--version prints the package version', () => {
+    const manifest = JSON.parse(readFileSync(join(dirname(cli), '..', 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const r = abi(flag);
+      expect(r.status, flag).toBe(0);
+      expect(r.stdout.trim(), flag).toBe(manifest.version);
+    }
+  });
+
   it('include-dir prints the include folder that holds the plugin header', () => {
     const r = abi('include-dir');
     expect(r.status).toBe(0);
