@@ -10,14 +10,14 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Kind, RegistryHost } from './host.js';
 import type { Registry } from './registry.js';
 import { wireOf } from './registry.js';
-import type { McpServer } from './server.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
 import { compileSchema } from './validator.js';
 
-export type Kind = 'tools' | 'resources' | 'prompts';
+export type { Kind } from './host.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 
@@ -34,7 +34,7 @@ function requireFunction(value: unknown, what: string): void {
 
 /** Store an entry built from `definition`; the handle rebuilds it on update and removes it on remove. */
 function register<D extends object, H, E extends { wire: Record<string, unknown> }>(
-  server: McpServer,
+  server: RegistryHost,
   registry: Registry<E>,
   kind: Kind,
   key: string,
@@ -77,7 +77,7 @@ function register<D extends object, H, E extends { wire: Record<string, unknown>
   };
 }
 
-export function addToolTo(server: McpServer, definition: ToolDefinition, handler: ToolHandler) {
+export function addToolTo(server: RegistryHost, definition: ToolDefinition, handler: ToolHandler) {
   const name = requireString(definition?.name, 'tool name');
   return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', buildTool, definition, handler);
 }
@@ -99,7 +99,7 @@ function buildTool(definition: ToolDefinition, handler: ToolHandler) {
   return { wire: wireOf({ ...definition, inputSchema }), handler, validateInput, validateOutput };
 }
 
-export function addResourceTo(server: McpServer, definition: ResourceDefinition, read: ResourceReader) {
+export function addResourceTo(server: RegistryHost, definition: ResourceDefinition, read: ResourceReader) {
   const uri = requireString(definition?.uri, 'resource uri');
   return register(
     server,
@@ -118,7 +118,7 @@ export function addResourceTo(server: McpServer, definition: ResourceDefinition,
 }
 
 export function addTemplateTo(
-  server: McpServer,
+  server: RegistryHost,
   definition: ResourceTemplateDefinition,
   read: TemplateReader,
 ) {
@@ -145,7 +145,7 @@ export function addTemplateTo(
   );
 }
 
-export function addPromptTo(server: McpServer, definition: PromptDefinition, handler: PromptHandler) {
+export function addPromptTo(server: RegistryHost, definition: PromptDefinition, handler: PromptHandler) {
   const name = requireString(definition?.name, 'prompt name');
   return register(
     server,

@@ -1,19 +1,19 @@
 /** tools/list and tools/call: argument validation, the handler, tool errors, output validation. */
 
 import { ErrorCode, McpError, ToolError } from '../errors.js';
+import type { MethodContext } from '../host.js';
 import { page } from '../pagination.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
-import type { RequestState } from '../request.js';
 import type { ToolResult } from '../types.js';
 import { invalidParams, isThenable } from './params.js';
 
-export function listTools(req: RequestState): unknown {
+export function listTools(req: MethodContext): unknown {
   const server = req.session.server;
   return page('tools', server.tools.list(), req.params?.cursor, server.options.pageSize);
 }
 
-export function callTool(req: RequestState): unknown {
+export function callTool(req: MethodContext): unknown {
   const params = req.params;
   const name = params?.name;
   if (typeof name !== 'string')
