@@ -60,7 +60,8 @@ async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    console.log(`usage: ${command.usage}\n\n${command.summary}`);
+    const details = command.help === undefined ? '' : `\n\n${command.help}`;
+    console.log(`usage: ${command.usage}\n\n${command.summary}${details}`);
     return 0;
   }
   try {

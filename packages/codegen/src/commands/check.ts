@@ -11,6 +11,15 @@ export const summary =
   'The ABI gate: generated files fresh, lock current, ABI changes versioned (see README).';
 export const usage = 'entropic-abi check [--base REF | --no-base] [--no-binary]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --base REF    compare the ABI with the one at git REF (default: the merge base of HEAD and origin/main or
+                main; on main itself, HEAD when the ABI or .changeset has uncommitted changes, else none)
+  --no-base     skip the comparison with an earlier ABI (freshness and lock checks only)
+  --no-binary   skip the binary layer (libabigail's abidw/abidiff)
+
+Run inside the workspace's git work tree. Prints every finding and what to do about it; exit 0 when there
+are none, 1 when there are, 2 on a usage error.`;
+
 export async function run(args: string[]): Promise<number> {
   const { values } = asUsage(() =>
     parseArgs({

@@ -9,6 +9,12 @@ import { defaultLockPath } from '../paths.js';
 export const summary = 'Write or refresh the lock entry of the current API version in abi.lock.json.';
 export const usage = 'entropic-abi lock [--file PATH]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --file PATH   the lock to write (default: abi-headers' abi.lock.json)
+
+Records what the current API version promises, with a fingerprint; an entry of an earlier version is kept as
+it is. Prints whether the file changed. Exit 0 on success.`;
+
 export function run(args: string[]): number {
   const { values, positionals } = asUsage(() =>
     parseArgs({ args, options: { file: { type: 'string' } }, allowPositionals: true }),
