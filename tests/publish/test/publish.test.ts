@@ -16,6 +16,14 @@ type Name = (typeof PUBLISHED)[number];
 let registry: Registry;
 let repo: string;
 let project: string;
+const timings: string[] = [];
+let last = Date.now();
+/** Notes how long the step that just ended took; printed at the end, to see where the minutes go. */
+function step(name: string): void {
+  const now = Date.now();
+  timings.push(`${name} ${((now - last) / 1000).toFixed(1)} s`);
+  last = now;
+}
 const before = {} as Record<Name, string>;
 const after = {} as Record<Name, string>;
 
@@ -42,7 +50,9 @@ function bump(v: string, part: 'minor' | 'patch'): string {
 
 beforeAll(async () => {
   registry = await startRegistry();
+  step('start verdaccio');
   repo = copyRepository();
+  step('copy and install the repository');
   for (const name of PUBLISHED) before[name] = version(repo, name);
   // Only this test's release plan: a minor change to the server, nothing else.
   const changesets = join(repo, '.changeset');
@@ -54,6 +64,7 @@ beforeAll(async () => {
   );
   sh('pnpm', ['exec', 'changeset', 'version'], repo);
   commitAll(repo, 'version packages');
+  step('changeset version');
   for (const name of PUBLISHED) after[name] = version(repo, name);
   writeFileSync(
     join(repo, '.npmrc'),
@@ -65,6 +76,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   sh('pnpm', ['exec', 'changeset', 'publish'], repo, { npm_config_registry: registry.url });
+  step('changeset publish (with the prebuilds)');
 
   project = mkdtempSync(join(tmpdir(), 'entropic-publish-consumer-'));
   writeFileSync(
@@ -74,9 +86,11 @@ beforeAll(async () => {
   // Our scope comes from the local registry; third-party dependencies from the default one.
   writeFileSync(join(project, '.npmrc'), `@entropic-mcp:registry=${registry.url}\n`);
   sh('npm', ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/loader'], project);
+  step('npm install in an empty project');
 }, 15 * MINUTES);
 
 afterAll(async () => {
+  console.log(`publish test steps: ${timings.join(', ')}`);
   await registry?.stop();
   for (const dir of [repo, project]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });

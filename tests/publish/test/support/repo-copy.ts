@@ -1,6 +1,6 @@
 // A temporary copy of the repository to version and publish from: the files git knows (tracked, and new ones
-// not ignored) plus the built dist/ of each published package, in a fresh git repository of its own, with its
-// dependencies installed by pnpm from the local store.
+// not ignored) plus the built dist/ of each published package (and the loader's prebuilds when there are some), in
+// a fresh git repository of its own, with its dependencies installed by pnpm from the local store.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,12 @@ export function copyRepository(): string {
     const dist = join(REPO_ROOT, 'packages', name, 'dist');
     if (!existsSync(dist)) throw new Error(`${dist} is missing: build the packages first`);
     cpSync(dist, join(copy, 'packages', name, 'dist'), { recursive: true });
+  }
+  // The loader's prebuilds and their stamp, when the repository has them: its prepack step then checks the stamp
+  // against the sources and compiles only if they changed.
+  for (const part of ['prebuilds', '.prebuild-stamp.json']) {
+    const from = join(REPO_ROOT, 'packages', 'loader', part);
+    if (existsSync(from)) cpSync(from, join(copy, 'packages', 'loader', part), { recursive: true });
   }
   sh('git', ['init', '-q', '-b', 'main'], copy);
   sh('git', ['add', '-A'], copy);
