@@ -56,7 +56,7 @@ function summarize() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  const dirs = ['packages', 'examples'].flatMap((d) =>
+  const dirs = ['packages', 'examples', 'tests'].flatMap((d) =>
     existsSync(join(root, d)) ? readdirSync(join(root, d)).map((p) => join(root, d, p)) : [],
   );
   for (const dir of [...dirs, join(root, 'bench')]) {

@@ -8,6 +8,8 @@ export interface CommandModule {
   summary: string;
   /** The synopsis, e.g. `entropic-abi generate [--out DIR]`. */
   usage: string;
+  /** Every option and what the command prints, shown by `entropic-abi <command> --help`. */
+  help?: string;
   /** Runs the command; resolves to the exit code (0 ok, 1 verdict failure). */
   run(args: string[], context?: CommandContext): Promise<number> | number;
 }

@@ -18,6 +18,14 @@ export const summary =
   "Compare the headers' binary ABI (libabigail) with the committed reference; --update rewrites it.";
 export const usage = 'entropic-abi abi-dump [--update] [--include DIR] [--reference FILE.abi]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --update            write the reference instead of comparing with it
+  --include DIR       the headers to dump (default: abi-headers' include/)
+  --reference FILE    the reference ABI dump (default: the one abi-headers ships)
+
+Needs abidw and abidiff (apt-get install -y abigail-tools). Exit 0 when the ABI matches (or was written), 1 when
+it differs, 2 on a usage error or when the tools are missing.`;
+
 export async function run(args: string[], ctx: CommandContext = processContext()): Promise<number> {
   const { values, positionals } = asUsage(() =>
     parseArgs({

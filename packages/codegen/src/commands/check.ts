@@ -20,6 +20,18 @@ export const summary =
 export const usage =
   'entropic-abi check [--base REF | --no-base] [--release latest|TAG|FILE.tgz] [--no-binary]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --base REF    compare the ABI with the one at git REF (default: the merge base of HEAD and origin/main or
+                main; on main itself, HEAD when the ABI or .changeset has uncommitted changes, else none)
+  --no-base     skip the comparison with an earlier ABI (freshness and lock checks only)
+  --release latest|TAG|FILE.tgz
+                also compare with the last released ABI: the lock of the newest @entropic-mcp/abi-headers
+                git tag (latest), of the tag TAG, or inside a packed tarball
+  --no-binary   skip the binary layer (libabigail's abidw/abidiff)
+
+Run inside the workspace's git work tree. Prints every finding and what to do about it; exit 0 when there
+are none, 1 when there are, 2 on a usage error.`;
+
 export async function run(args: string[], ctx: CommandContext = processContext()): Promise<number> {
   const { values } = asUsage(() =>
     parseArgs({

@@ -15,6 +15,14 @@ export const summary =
   'Write or refresh the lock entry of the current API version in abi.lock.json, and the binary reference.';
 export const usage = 'entropic-abi lock [--file PATH] [--no-binary]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --file PATH   the lock to write (default: abi-headers' abi.lock.json)
+  --no-binary   do not refresh the binary reference (abi/*.abi); by default it is refreshed when
+                abigail-tools is installed, and a note says so when it is not
+
+Records what the current API version promises, with a fingerprint; an entry of an earlier version is kept as
+it is. Prints whether the file changed. Exit 0 on success.`;
+
 /** What `lock` says when it cannot refresh the binary reference. */
 export const NO_ABIGAIL_NOTE =
   'binary reference NOT refreshed: abigail-tools is not installed (apt-get install -y abigail-tools). ' +

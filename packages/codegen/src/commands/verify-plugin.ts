@@ -10,6 +10,13 @@ export const summary =
   'Check a built plugin library: the nine entry points exported, signatures as in the contract.';
 export const usage = 'entropic-abi verify-plugin LIB.so [--reference FILE.abi]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  LIB.so              the built plugin library to check
+  --reference FILE    the reference ABI dump (default: the one abi-headers ships)
+
+Checks that all nine entry points are exported as functions and that their signatures match the contract
+(libabigail). Exit 0 when they do, 1 when not, 2 on a usage error.`;
+
 /** Lines of abidiff's account shown per drifted function. */
 const DETAIL_LINES = 16;
 
