@@ -3,4 +3,4 @@ export declare function consumerProject(files: Record<string, string>): string;
 export declare function runTsc(
   dir: string,
   extra?: readonly string[],
-): { code: number | null; output: string; wallMs: number };
+): { code: number | null; output: string; wallMs: number; cpuMs: number };
