@@ -1,7 +1,10 @@
+import { useMacFactory } from './core/modern/sealer.js';
 import { useFullValidator } from './core/validator.js';
+import { hmacSha256 } from './crypto/hmac.js';
 import { ajvValidatorFactory } from './validation/ajv.js';
 
 useFullValidator(ajvValidatorFactory);
+useMacFactory(hmacSha256);
 
 export { audio, image, resource, resourceLink, text } from './core/content.js';
 export {

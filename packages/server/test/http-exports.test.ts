@@ -7,6 +7,8 @@ describe('public surface of @entropic-mcp/server/http', () => {
       'DEFAULT_MAX_BODY_BYTES',
       'HttpServerTransport',
       'MemoryEventStore',
+      'MemoryMessageHub',
+      'MemorySessionRegistry',
       'PRM_PATH',
       'bearerAuth',
       'createMcpHttpHandler',

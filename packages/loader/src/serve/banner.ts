@@ -55,7 +55,7 @@ export function formatBanner(input: BannerInput): string {
   for (const p of input.plugins) {
     const count = `${p.tools.length} tool${p.tools.length === 1 ? '' : 's'}`;
     lines.push(
-      `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}  ${p.path}`,
+      `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}${p.instances > 1 ? ` ×${p.instances}` : ''}  ${p.path}`,
     );
   }
   for (const file of input.toolsModules ?? []) lines.push(`  tools module  ${file}`);

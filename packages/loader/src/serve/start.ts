@@ -65,6 +65,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
   if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
   for (const file of args.toolsModules) out.push('--tools-module', file);
+  if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
   return out;
 }

@@ -1,5 +1,8 @@
 /** Server options, each with a documented default. */
 
+import type { CacheOptions, ResolvedCache } from './modern/results.js';
+import { resolveCache } from './modern/results.js';
+import type { RequestStateOptions } from './modern/sealer.js';
 import type { SubscriptionBus } from './subscription-bus.js';
 
 export interface CapabilityOptions {
@@ -44,6 +47,10 @@ export interface ServerOptions {
    * (e.g. pub/sub in a store) between processes behind one endpoint. Default: in this process only.
    */
   subscriptionBus?: SubscriptionBus;
+  /** Caching hints (`ttlMs`, `cacheScope`) of 2026-07-28 results; see CacheOptions for defaults. */
+  cache?: CacheOptions;
+  /** Sealing of the `requestState` of multi-round-trip requests (2026-07-28). */
+  requestState?: RequestStateOptions;
 }
 
 export interface ResolvedOptions {
@@ -62,6 +69,8 @@ export interface ResolvedOptions {
   advertise: { tools: boolean; resources: boolean; prompts: boolean };
   experimental: Record<string, object> | undefined;
   subscriptionBus: SubscriptionBus | undefined;
+  cache: ResolvedCache;
+  requestState: RequestStateOptions;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -96,5 +105,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     },
     experimental: caps.experimental,
     subscriptionBus: options.subscriptionBus,
+    cache: resolveCache(options.cache),
+    requestState: { ...options.requestState },
   };
 }

@@ -10,15 +10,15 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Kind, RegistryHost } from './host.js';
 import type { Registry, ToolEntry } from './registry.js';
 import { wireOf } from './registry.js';
 import type { ToolSchema } from './schema-types.js';
-import type { McpServer } from './server.js';
 import { compileToolSchema } from './tool-schema.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
 
-export type Kind = 'tools' | 'resources' | 'prompts';
+export type { Kind } from './host.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
 
@@ -35,7 +35,7 @@ function requireFunction(value: unknown, what: string): void {
 
 /** Store an entry built from `definition`; the handle rebuilds it on update and removes it on remove. */
 function register<D extends object, H, E extends { wire: Record<string, unknown> }>(
-  server: McpServer,
+  server: RegistryHost,
   registry: Registry<E>,
   kind: Kind,
   key: string,
@@ -79,7 +79,7 @@ function register<D extends object, H, E extends { wire: Record<string, unknown>
 }
 
 export function addToolTo<I extends ToolSchema | undefined, O extends ToolSchema | undefined>(
-  server: McpServer,
+  server: RegistryHost,
   definition: ToolDefinition<I, O>,
   handler: ToolHandler<I, O>,
 ): Registration<ToolDefinition<I, O>, ToolHandler<I, O>> {
@@ -127,7 +127,7 @@ function buildTool<I extends ToolSchema | undefined, O extends ToolSchema | unde
   };
 }
 
-export function addResourceTo(server: McpServer, definition: ResourceDefinition, read: ResourceReader) {
+export function addResourceTo(server: RegistryHost, definition: ResourceDefinition, read: ResourceReader) {
   const uri = requireString(definition?.uri, 'resource uri');
   return register(
     server,
@@ -146,7 +146,7 @@ export function addResourceTo(server: McpServer, definition: ResourceDefinition,
 }
 
 export function addTemplateTo(
-  server: McpServer,
+  server: RegistryHost,
   definition: ResourceTemplateDefinition,
   read: TemplateReader,
 ) {
@@ -173,7 +173,7 @@ export function addTemplateTo(
   );
 }
 
-export function addPromptTo(server: McpServer, definition: PromptDefinition, handler: PromptHandler) {
+export function addPromptTo(server: RegistryHost, definition: PromptDefinition, handler: PromptHandler) {
   const name = requireString(definition?.name, 'prompt name');
   return register(
     server,

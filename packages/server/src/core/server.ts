@@ -15,10 +15,13 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Kind, MethodSpec, ServerHost } from './host.js';
 import { redact } from './logging.js';
-import { builtinMethods, type MethodSpec } from './methods/index.js';
+import { builtinMethods } from './methods/index.js';
+import { modernMethods } from './modern/methods.js';
+import { StateSealer } from './modern/sealer.js';
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
-import { addPromptTo, addResourceTo, addTemplateTo, addToolTo, type Kind } from './registrations.js';
+import { addPromptTo, addResourceTo, addTemplateTo, addToolTo } from './registrations.js';
 import {
   type PromptEntry,
   Registry,
@@ -45,7 +48,7 @@ const LIST_CHANGED: Record<Kind, string> = {
   prompts: 'notifications/prompts/list_changed',
 };
 
-export class McpServer {
+export class McpServer implements ServerHost {
   readonly info: ServerInfo;
   readonly options: ResolvedOptions;
   /** The `serverInfo` object of the initialize result. */
@@ -60,6 +63,10 @@ export class McpServer {
   private readonly ownBus: boolean;
   /** @internal the method table sessions dispatch through. */
   readonly methods: Map<string, MethodSpec> = builtinMethods();
+  /** @internal the 2026-07-28 method table. */
+  readonly modernMethods: Map<string, MethodSpec> = modernMethods();
+  readonly sealer: StateSealer;
+  private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
   private closed = false;
@@ -73,6 +80,7 @@ export class McpServer {
     this.wireInfo = wireOf(info, ['instructions']);
     this.ownBus = this.options.subscriptionBus === undefined;
     this.bus = this.options.subscriptionBus ?? new InMemorySubscriptionBus();
+    this.sealer = new StateSealer(this.options.requestState);
     this.scheduler = new Scheduler(
       this.options.maxConcurrency,
       this.options.maxQueued,
@@ -249,9 +257,19 @@ export class McpServer {
     }
   }
 
-  /** Close every session and refuse new ones. */
+  onClosing(fn: () => void): () => void {
+    this.closingHooks.add(fn);
+    return () => this.closingHooks.delete(fn);
+  }
+
+  /** Close every session and refuse new ones. Listen streams are answered first. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.closingHooks.size > 0) {
+      for (const fn of [...this.closingHooks]) fn();
+      this.closingHooks.clear();
+      await new Promise<void>((resolve) => setTimeout(resolve, 0)); // let their answers leave
+    }
     await Promise.all([...this.live].map((session) => session.close()));
     this.scheduler.dispose();
     if (this.ownBus) await this.bus.close?.();

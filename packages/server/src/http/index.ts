@@ -15,5 +15,13 @@ export type {
 export { DEFAULT_MAX_BODY_BYTES } from './options.js';
 export type { HttpServerHandle, ServeHttpOptions } from './serve.js';
 export { serveHttp } from './serve.js';
-export type { HttpTransportConfig } from './transport.js';
+export type {
+  MessageRouter,
+  RoutedMessage,
+  SessionRecord,
+  SessionRegistry,
+  SharedSessionState,
+} from './shared-state.js';
+export { MemoryMessageHub, MemorySessionRegistry } from './shared-state.js';
 export { HttpServerTransport } from './transport.js';
+export type { HttpTransportConfig } from './transport-config.js';

@@ -29,7 +29,11 @@ describe('parseServeArgs', () => {
       '1500',
       '--tools-module',
       'tools/extra.mjs',
+      '--instances',
+      '4',
       '--keep-going',
+      '--tools-module',
+      'tools/extra.mjs',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -39,8 +43,10 @@ describe('parseServeArgs', () => {
       root: '/w/proj',
       isolation: 'none',
       timeoutMs: 1500,
+      instances: 4,
       keepGoing: true,
       help: false,
+      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
@@ -53,6 +59,7 @@ describe('parseServeArgs', () => {
     [['--http', '70000'], '--http port must be 0-65535'],
     [['--bogus'], "Unknown option '--bogus'"],
     [['libx.so'], 'unexpected argument "libx.so"'],
+    [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
     expect(() => parseServeArgs(argv, '/w')).toThrow(message);

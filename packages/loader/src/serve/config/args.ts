@@ -28,6 +28,8 @@ export interface ServeArgs {
   readonly concurrency?: number;
   /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
   readonly toolsModules: readonly string[];
+  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
+  readonly instances?: number;
   /** Bearer auth for --http; absent when no --auth-* option was given. */
   readonly auth?: ServeAuthArgs;
   readonly keepGoing: boolean;
@@ -45,7 +47,7 @@ export class UsageError extends Error {
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--tools-module FILE]... [--keep-going]
+                          [--instances N] [--tools-module FILE]... [--keep-going]
                           [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
@@ -59,6 +61,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       instance still runs its own calls one at a time)
   --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
                       prompts beside the plugins' (repeatable)
+  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
+                      (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
@@ -129,6 +133,13 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     }
     args.concurrency = n;
   }
+  if (values.instances !== undefined) {
+    const n = Number(values.instances);
+    if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
+      throw new UsageError(`--instances expects a whole number from 1 to 256, got "${values.instances}"`);
+    }
+    args.instances = n;
+  }
   return args;
 }
 
@@ -166,6 +177,7 @@ function parse(argv: readonly string[]) {
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
       'tools-module': { type: 'string', multiple: true },
+      instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
       'auth-jwks': { type: 'string' },
       'auth-issuer': { type: 'string' },

@@ -14,8 +14,8 @@ export interface ServePlan {
 }
 
 /**
- * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`, then `--isolation` /
- * `--timeout`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
+ * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
+ * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
  * `--root`, else the config's `mcp.working_dir`, else `cwd`.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
@@ -23,8 +23,10 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
   const withDefaults = (entry: PluginEntry): PluginEntry => {
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
+    const instances = entry.instances ?? args.instances;
     return {
       ...entry,
+      ...(instances === undefined ? {} : { instances }),
       ...(isolation === undefined ? {} : { isolation }),
       ...(timeout === undefined ? {} : { timeoutMs: timeout }),
     };

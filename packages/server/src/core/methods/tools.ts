@@ -1,20 +1,20 @@
 /** tools/list and tools/call: argument validation, the handler, tool errors, output validation. */
 
 import { ErrorCode, McpError, ToolError } from '../errors.js';
+import type { MethodContext } from '../host.js';
 import { page } from '../pagination.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
-import type { RequestState } from '../request.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
 import { invalidParams, isThenable } from './params.js';
 
-export function listTools(req: RequestState): unknown {
+export function listTools(req: MethodContext): unknown {
   const server = req.session.server;
   return page('tools', server.tools.list(), req.params?.cursor, server.options.pageSize);
 }
 
-export function callTool(req: RequestState): unknown {
+export function callTool(req: MethodContext): unknown {
   const params = req.params;
   const name = params?.name;
   if (typeof name !== 'string')
@@ -35,7 +35,7 @@ export function callTool(req: RequestState): unknown {
 }
 
 function afterInput(
-  req: RequestState,
+  req: MethodContext,
   entry: ToolEntry,
   name: string,
   args: Record<string, unknown>,
@@ -50,7 +50,7 @@ function afterInput(
   throw new McpError(ErrorCode.InvalidParams, text, { pointer: `/params/arguments${verdict.pointer}` });
 }
 
-function runTool(req: RequestState, entry: ToolEntry, name: string, args: Record<string, unknown>): unknown {
+function runTool(req: MethodContext, entry: ToolEntry, name: string, args: Record<string, unknown>): unknown {
   let out: unknown;
   try {
     out = entry.handler(args, req);
