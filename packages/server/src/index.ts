@@ -1,7 +1,10 @@
+import { useMacFactory } from './core/modern/sealer.js';
 import { useFullValidator } from './core/validator.js';
+import { hmacSha256 } from './crypto/hmac.js';
 import { ajvValidatorFactory } from './validation/ajv.js';
 
 useFullValidator(ajvValidatorFactory);
+useMacFactory(hmacSha256);
 
 export { audio, image, resource, resourceLink, text } from './core/content.js';
 export {
@@ -32,8 +35,16 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
+export type { StandardJsonSchema, ToolArgs, ToolSchema, ToolStructured } from './core/schema-types.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';
+export {
+  InMemorySubscriptionBus,
+  isSubscriptionEvent,
+  type SubscriptionBus,
+  type SubscriptionEvent,
+  type SubscriptionListener,
+} from './core/subscription-bus.js';
 export type {
   Annotations,
   AudioContent,

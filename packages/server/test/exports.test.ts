@@ -12,6 +12,7 @@ describe('public surface', () => {
     const main = await import('@entropic-mcp/server');
     expect(Object.keys(main).sort()).toEqual([
       'ErrorCode',
+      'InMemorySubscriptionBus',
       'InMemoryTransport',
       'LATEST_PROTOCOL_VERSION',
       'LocalError',
@@ -22,6 +23,7 @@ describe('public surface', () => {
       'audio',
       'createInMemoryTransportPair',
       'image',
+      'isSubscriptionEvent',
       'resource',
       'resourceLink',
       'text',

@@ -10,6 +10,7 @@ describe('public surface of @entropic-mcp/server/http', () => {
       'MemoryMessageHub',
       'MemorySessionRegistry',
       'PRM_PATH',
+      'bearerAuth',
       'createMcpHttpHandler',
       'serveHttp',
     ]);

@@ -17,6 +17,12 @@ export const ErrorCode = {
   RequestTimeout: -32001,
   ResourceNotFound: -32002,
   UrlElicitationRequired: -32042,
+  /** 2026-07-28: an HTTP header contradicts the body (or a required one is missing). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: serving the request needs a client capability the request did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the request names a protocol version this server does not speak. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export interface WireError {

@@ -1,6 +1,7 @@
 /** What handlers receive and return. */
 
 import type { ClientContext } from './protocol.js';
+import type { ToolArgs, ToolSchema, ToolStructured } from './schema-types.js';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -25,15 +26,62 @@ export interface PeerRequestOptions {
   /** Milliseconds before the request fails with -32001. Default: ServerOptions.requestTimeoutMs. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * 2026-07-28: the key of this input request in `inputRequests`/`inputResponses`. Default: the
+   * order in which the handler asks (`input-1`, `input-2`, …), stable while the handler is.
+   */
+  key?: string;
 }
+
+/** The era a request is served in: `legacy` (2025-11-25 and older) or `modern` (2026-07-28). */
+export type Era = 'legacy' | 'modern';
+
+/** Parameters of an elicitation request. */
+export interface ElicitParams {
+  mode?: 'form' | 'url';
+  message: string;
+  requestedSchema?: JsonSchema;
+  url?: string;
+  elicitationId?: string;
+}
+
+/** One question for the client: the three kinds of input a handler may ask for. */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: ElicitParams }
+  | { method: 'sampling/createMessage'; params: CreateMessageParams }
+  | { method: 'roots/list'; params?: Record<string, unknown> };
+
+/** Several questions at once, by key. */
+export type InputRequests = Record<string, InputRequest>;
+
+/** The client's answer to one input request. */
+export type InputResultOf<R extends InputRequest> = R['method'] extends 'elicitation/create'
+  ? ElicitResult
+  : R['method'] extends 'sampling/createMessage'
+    ? CreateMessageResult
+    : { roots: Root[] };
+
+export type InputResults<T extends InputRequests> = { [K in keyof T]: InputResultOf<T[K]> };
 
 /** The per-request handle every handler receives. Valid while the handler runs. */
 export interface HandlerContext {
   /** Aborted when the client cancels the request, the handler times out or the connection closes. */
   readonly signal: AbortSignal;
+  /** Calls `hook` once when the request is aborted (at once if it already was); cheaper than `signal`. */
+  onAbort(hook: () => void): void;
   readonly requestId: RequestId;
   /** The client as it presented itself for this request (protocol version, capabilities, info). */
   readonly client: ClientContext;
+  /** The era this request is served in. */
+  readonly era: Era;
+  /** The protocol version of this request (the same as `client.protocolVersion`). */
+  readonly protocolVersion: string;
+  /**
+   * Which attempt this is: 1, then 2, 3… when a 2026-07-28 client retries with the input asked
+   * for. A handler runs once per attempt and gets earlier answers again (memoised), so it must not
+   * cause side effects before it has all its input. Always 1 in the legacy era.
+   */
+  readonly round: number;
   /** The transport's session id, when it has one (Streamable HTTP in stateful mode). */
   readonly sessionId: string | undefined;
   /** Whatever the transport's authentication hook attached (HTTP). */
@@ -57,7 +105,13 @@ export interface HandlerContext {
   sample(params: CreateMessageParams, options?: PeerRequestOptions): Promise<CreateMessageResult>;
   /** `roots/list`. Requires the client's `roots` capability. */
   listRoots(options?: PeerRequestOptions): Promise<Root[]>;
-  /** Any request to the client, tied to this request (cancelled with it). */
+  /**
+   * Ask the client for several inputs at once, by key, in either era: on a 2025 connection as
+   * concurrent server-to-client requests; in 2026-07-28 as one `input_required` result, the
+   * handler running again once the client retries with the answers.
+   */
+  ask<T extends InputRequests>(requests: T, options?: PeerRequestOptions): Promise<InputResults<T>>;
+  /** Any request to the client, tied to this request (cancelled with it). Legacy era only. */
   request<T = unknown>(
     method: string,
     params?: Record<string, unknown>,
@@ -69,7 +123,11 @@ export interface HandlerContext {
 
 export type Awaitable<T> = T | Promise<T>;
 
-export type ToolHandler = (args: Record<string, unknown>, ctx: HandlerContext) => Awaitable<ToolResult>;
+/** A tool's handler; its arguments and `structuredContent` are typed from the tool's schemas. */
+export type ToolHandler<
+  Input extends ToolSchema | undefined = undefined,
+  Output extends ToolSchema | undefined = undefined,
+> = (args: ToolArgs<Input>, ctx: HandlerContext) => Awaitable<ToolResult<ToolStructured<Output>>>;
 export type ResourceReader = (
   uri: string,
   ctx: HandlerContext,

@@ -1,5 +1,10 @@
 /** Server options, each with a documented default. */
 
+import type { CacheOptions, ResolvedCache } from './modern/results.js';
+import { resolveCache } from './modern/results.js';
+import type { RequestStateOptions } from './modern/sealer.js';
+import type { SubscriptionBus } from './subscription-bus.js';
+
 export interface CapabilityOptions {
   /** Emit `notifications/{tools,resources,prompts}/list_changed` when registries change. Default true. */
   listChanged?: boolean;
@@ -37,6 +42,15 @@ export interface ServerOptions {
   /** Replace credential-like keys in log data with "[REDACTED]". Default true. */
   redactLogs?: boolean;
   capabilities?: CapabilityOptions;
+  /**
+   * Where change events go to reach `subscriptions/listen` streams (2026-07-28). Share one bus
+   * (e.g. pub/sub in a store) between processes behind one endpoint. Default: in this process only.
+   */
+  subscriptionBus?: SubscriptionBus;
+  /** Caching hints (`ttlMs`, `cacheScope`) of 2026-07-28 results; see CacheOptions for defaults. */
+  cache?: CacheOptions;
+  /** Sealing of the `requestState` of multi-round-trip requests (2026-07-28). */
+  requestState?: RequestStateOptions;
 }
 
 export interface ResolvedOptions {
@@ -54,6 +68,9 @@ export interface ResolvedOptions {
   completions: boolean | undefined;
   advertise: { tools: boolean; resources: boolean; prompts: boolean };
   experimental: Record<string, object> | undefined;
+  subscriptionBus: SubscriptionBus | undefined;
+  cache: ResolvedCache;
+  requestState: RequestStateOptions;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -87,5 +104,8 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       prompts: caps.prompts ?? false,
     },
     experimental: caps.experimental,
+    subscriptionBus: options.subscriptionBus,
+    cache: resolveCache(options.cache),
+    requestState: { ...options.requestState },
   };
 }

@@ -12,15 +12,17 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Check } from './tool-schema.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import type { UriTemplate } from './uri-template.js';
-import type { Validator } from './validator.js';
 
 export interface ToolEntry {
   wire: Record<string, unknown>;
   handler: ToolHandler;
-  validateInput: Validator | undefined;
-  validateOutput: Validator | undefined;
+  validateInput: Check | undefined;
+  validateOutput: Check | undefined;
+  /** OAuth scopes a caller needs (checked by authenticated HTTP transports), if any. */
+  scopes: readonly string[] | undefined;
 }
 export interface ResourceEntry {
   wire: Record<string, unknown>;
@@ -48,6 +50,7 @@ export type PromptDef = PromptDefinition;
 export class Registry<E extends { wire: Record<string, unknown> }> {
   readonly entries = new Map<string, E>();
   private cache: Record<string, unknown>[] | undefined;
+  private sortedCache: Record<string, unknown>[] | undefined;
 
   get size(): number {
     return this.entries.size;
@@ -64,13 +67,24 @@ export class Registry<E extends { wire: Record<string, unknown> }> {
   set(key: string, entry: E): void {
     this.entries.set(key, entry);
     this.cache = undefined;
+    this.sortedCache = undefined;
   }
 
   delete(key: string, entry: E): boolean {
     if (this.entries.get(key) !== entry) return false;
     this.entries.delete(key);
     this.cache = undefined;
+    this.sortedCache = undefined;
     return true;
+  }
+
+  /** The wire descriptors ordered by key (name or URI): the same order wherever the server runs. */
+  sorted(): Record<string, unknown>[] {
+    if (!this.sortedCache) {
+      const keys = [...this.entries.keys()].sort();
+      this.sortedCache = keys.map((key) => (this.entries.get(key) as E).wire);
+    }
+    return this.sortedCache;
   }
 
   list(): Record<string, unknown>[] {

@@ -5,10 +5,9 @@
 
 import type { MessageContext } from '../transport/types.js';
 import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
-import type { HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
 import type { ClientContext } from './protocol.js';
-import type { Schedulable } from './scheduler.js';
-import type { SessionImpl } from './session.js';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -18,13 +17,6 @@ import type {
   Root,
 } from './types.js';
 
-export type MethodRun = (req: RequestState) => unknown;
-
-export interface Batch {
-  add(response: Record<string, unknown>): void;
-  skip(): void;
-}
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
     typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
@@ -33,17 +25,20 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 let elicitationCounter = 0;
 
-export class RequestState implements HandlerContext, Schedulable {
+export class RequestState implements MethodContext, Served {
+  readonly era: Era = 'legacy';
+  readonly round: number = 1;
   finished = false;
   started = false;
   deadline = 0;
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;
+  private abortHook: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(
-    readonly session: SessionImpl,
+    readonly session: ConnectionCore,
     readonly requestId: RequestId,
     readonly method: string,
     readonly params: Record<string, unknown> | undefined,
@@ -61,8 +56,17 @@ export class RequestState implements HandlerContext, Schedulable {
     return this.controller.signal;
   }
 
+  get protocolVersion(): string {
+    return this.client.protocolVersion;
+  }
+
+  onAbort(hook: () => void): void {
+    if (this.aborted) hook();
+    else this.abortHook = hook;
+  }
+
   get sessionId(): string | undefined {
-    return this.session.transport.sessionId;
+    return this.session.sessionId;
   }
 
   get auth(): unknown {
@@ -130,6 +134,7 @@ export class RequestState implements HandlerContext, Schedulable {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+    this.abortHook?.();
   }
 
   /** Mark answered; true for the first caller only. Frees the slot and the in-flight entry. */
@@ -228,6 +233,25 @@ export class RequestState implements HandlerContext, Schedulable {
       );
     }
     return this.request<CreateMessageResult>('sampling/createMessage', params, options);
+  }
+
+  async ask<T extends InputRequests>(requests: T, options?: PeerRequestOptions): Promise<InputResults<T>> {
+    const keys = Object.keys(requests);
+    const answers = await Promise.all(
+      keys.map((key) => {
+        const r = requests[key] as InputRequests[string];
+        if (r.method === 'sampling/createMessage') return this.sample(r.params, options);
+        if (r.method === 'roots/list') return this.listRoots(options).then((roots) => ({ roots }));
+        const p = r.params;
+        if (p.mode === 'url') return this.elicitUrl(p.message, p.url ?? '', p.elicitationId, options);
+        return this.elicit(p.message, p.requestedSchema ?? { type: 'object' }, options);
+      }),
+    );
+    const out: Record<string, unknown> = {};
+    keys.forEach((key, i) => {
+      out[key] = answers[i];
+    });
+    return out as InputResults<T>;
   }
 
   async listRoots(options?: PeerRequestOptions): Promise<Root[]> {

@@ -15,10 +15,13 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Kind, MethodSpec, ServerHost } from './host.js';
 import { redact } from './logging.js';
-import { builtinMethods, type MethodSpec } from './methods/index.js';
+import { builtinMethods } from './methods/index.js';
+import { modernMethods } from './modern/methods.js';
+import { StateSealer } from './modern/sealer.js';
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
-import { addPromptTo, addResourceTo, addTemplateTo, addToolTo, type Kind } from './registrations.js';
+import { addPromptTo, addResourceTo, addTemplateTo, addToolTo } from './registrations.js';
 import {
   type PromptEntry,
   Registry,
@@ -28,8 +31,16 @@ import {
   wireOf,
 } from './registry.js';
 import { Scheduler } from './scheduler.js';
+import type { ToolSchema } from './schema-types.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
+import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
+
+const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
+  tools: { type: 'toolsListChanged' },
+  resources: { type: 'resourcesListChanged' },
+  prompts: { type: 'promptsListChanged' },
+};
 
 const LIST_CHANGED: Record<Kind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -37,7 +48,7 @@ const LIST_CHANGED: Record<Kind, string> = {
   prompts: 'notifications/prompts/list_changed',
 };
 
-export class McpServer {
+export class McpServer implements ServerHost {
   readonly info: ServerInfo;
   readonly options: ResolvedOptions;
   /** The `serverInfo` object of the initialize result. */
@@ -47,8 +58,15 @@ export class McpServer {
   readonly templates = new Registry<TemplateEntry>();
   readonly prompts = new Registry<PromptEntry>();
   readonly scheduler: Scheduler;
+  /** Change events for `subscriptions/listen` streams (ServerOptions.subscriptionBus). */
+  readonly bus: SubscriptionBus;
+  private readonly ownBus: boolean;
   /** @internal the method table sessions dispatch through. */
   readonly methods: Map<string, MethodSpec> = builtinMethods();
+  /** @internal the 2026-07-28 method table. */
+  readonly modernMethods: Map<string, MethodSpec> = modernMethods();
+  readonly sealer: StateSealer;
+  private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
   private closed = false;
@@ -60,6 +78,9 @@ export class McpServer {
     this.info = info;
     this.options = resolveOptions(options);
     this.wireInfo = wireOf(info, ['instructions']);
+    this.ownBus = this.options.subscriptionBus === undefined;
+    this.bus = this.options.subscriptionBus ?? new InMemorySubscriptionBus();
+    this.sealer = new StateSealer(this.options.requestState);
     this.scheduler = new Scheduler(
       this.options.maxConcurrency,
       this.options.maxQueued,
@@ -74,7 +95,13 @@ export class McpServer {
 
   // Registration
 
-  addTool(definition: ToolDefinition, handler: ToolHandler): Registration<ToolDefinition, ToolHandler> {
+  addTool<
+    const Input extends ToolSchema | undefined = undefined,
+    const Output extends ToolSchema | undefined = undefined,
+  >(
+    definition: ToolDefinition<Input, Output>,
+    handler: ToolHandler<Input, Output>,
+  ): Registration<ToolDefinition<Input, Output>, ToolHandler<Input, Output>> {
     return addToolTo(this, definition, handler);
   }
 
@@ -151,18 +178,31 @@ export class McpServer {
   }
 
   notifyToolsChanged(): void {
-    this.requireListChanged();
-    this.notify(LIST_CHANGED.tools);
+    this.listChanged('tools');
   }
 
   notifyResourcesChanged(): void {
-    this.requireListChanged();
-    this.notify(LIST_CHANGED.resources);
+    this.listChanged('resources');
   }
 
   notifyPromptsChanged(): void {
+    this.listChanged('prompts');
+  }
+
+  private listChanged(kind: Kind): void {
     this.requireListChanged();
-    this.notify(LIST_CHANGED.prompts);
+    this.publish(BUS_EVENT[kind]);
+    this.notify(LIST_CHANGED[kind]);
+  }
+
+  /** Hand an event to the bus; a bus that fails is reported through no channel but its own. */
+  private publish(event: SubscriptionEvent): void {
+    try {
+      const out = this.bus.publish(event);
+      if (out !== undefined) out.catch(() => undefined);
+    } catch {
+      // A failing bus must not break the registry change that caused the event.
+    }
   }
 
   /** `notifications/resources/updated` to the sessions subscribed to `uri` (none: nothing is sent). */
@@ -173,6 +213,7 @@ export class McpServer {
         'notifyResourceUpdated needs capabilities.subscribe: true',
       );
     }
+    this.publish({ type: 'resourceUpdated', uri });
     for (const session of this.live) {
       if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
     }
@@ -193,12 +234,15 @@ export class McpServer {
 
   /** @internal a registry changed: one list_changed per kind per tick, to initialized sessions. */
   changed(kind: Kind): void {
-    if (!this.options.listChanged || this.live.size === 0) return;
+    if (!this.options.listChanged) return;
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
         this.pendingChanges.clear();
-        for (const k of kinds) this.notify(LIST_CHANGED[k]);
+        for (const k of kinds) {
+          this.publish(BUS_EVENT[k]);
+          if (this.live.size > 0) this.notify(LIST_CHANGED[k]);
+        }
       });
     }
     this.pendingChanges.add(kind);
@@ -213,10 +257,21 @@ export class McpServer {
     }
   }
 
-  /** Close every session and refuse new ones. */
+  onClosing(fn: () => void): () => void {
+    this.closingHooks.add(fn);
+    return () => this.closingHooks.delete(fn);
+  }
+
+  /** Close every session and refuse new ones. Listen streams are answered first. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.closingHooks.size > 0) {
+      for (const fn of [...this.closingHooks]) fn();
+      this.closingHooks.clear();
+      await new Promise<void>((resolve) => setTimeout(resolve, 0)); // let their answers leave
+    }
     await Promise.all([...this.live].map((session) => session.close()));
     this.scheduler.dispose();
+    if (this.ownBus) await this.bus.close?.();
   }
 }

@@ -7,43 +7,21 @@
 import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
 import { BatchCollector } from './batch.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
-import { ErrorCode, LocalError, McpError, type WireError } from './errors.js';
+import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
+import type { Batch, ConnectionCore, ServerHost } from './host.js';
 import { checkJsonLimits } from './json-limits.js';
 import { levelRank, redact } from './logging.js';
+import { ModernRequest } from './modern/request.js';
+import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
 import { PeerRequests } from './peer-requests.js';
 import { batchesAllowed, type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
-import { type Batch, RequestState } from './request.js';
-import type { McpServer } from './server.js';
+import { requestId, serialisable, unserialisable, usableId } from './replies.js';
+import { RequestState } from './request.js';
+import type { ConnectOptions, Session } from './session-api.js';
 import type { LogLevel } from './types.js';
 
-export interface ConnectOptions {
-  /**
-   * Serve requests that arrive without a prior `initialize` on this connection (stateless HTTP),
-   * taking the protocol version from the message context. Default false: such requests get -32600.
-   */
-  allowUninitialized?: boolean;
-}
-
-/** One client connection, as the application sees it. */
-export interface Session {
-  /** The client as it presented itself at initialize (undefined before). */
-  readonly client: ClientContext | undefined;
-  readonly sessionId: string | undefined;
-  readonly closed: boolean;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  /** Notifications the core does not handle itself (e.g. notifications/roots/list_changed). */
-  onnotification?: (method: string, params: Record<string, unknown> | undefined) => void;
-  notify(method: string, params?: Record<string, unknown>): void;
-  request<T = unknown>(
-    method: string,
-    params?: Record<string, unknown>,
-    options?: PeerRequestOptions,
-  ): Promise<T>;
-  log(level: LogLevel, logger: string | undefined, data: unknown): void;
-  close(): Promise<void>;
-}
+export type { ConnectOptions, Session };
 
 const PRE_INIT: ClientContext = Object.freeze({
   protocolVersion: LATEST_PROTOCOL_VERSION,
@@ -51,8 +29,10 @@ const PRE_INIT: ClientContext = Object.freeze({
   info: undefined,
 });
 
-export class SessionImpl implements Session {
+export class SessionImpl implements Session, ConnectionCore {
   client: ClientContext | undefined;
+  /** Set by the first modern request (other than a bare `server/discover`): the connection is 2026-07-28. */
+  modern = false;
   initializedNotified = false;
   closed = false;
   private ending = false;
@@ -66,7 +46,7 @@ export class SessionImpl implements Session {
   onnotification?: (method: string, params: Record<string, unknown> | undefined) => void;
 
   constructor(
-    readonly server: McpServer,
+    readonly server: ServerHost,
     readonly transport: Transport,
     private readonly options: ConnectOptions,
   ) {
@@ -208,6 +188,11 @@ export class SessionImpl implements Session {
   ): void {
     const method = message.method as string;
     const id = message.id as RequestId;
+    const params = message.params as Record<string, unknown> | undefined;
+    if (this.modern || (this.client === undefined && isModernRequest(method, params))) {
+      this.handleModern(id, method, params, context, batch);
+      return;
+    }
     const spec = this.server.methods.get(method);
     if (spec === undefined) {
       this.sendError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, batch);
@@ -222,6 +207,34 @@ export class SessionImpl implements Session {
       );
       return;
     }
+    this.admit(new RequestState(this, id, method, params, context, client, spec.run, batch), spec.scheduled);
+  }
+
+  /** A request of the 2026-07-28 era: routed by its envelope; pins the connection unless a probe. */
+  private handleModern(
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    context: MessageContext | undefined,
+    batch: Batch | undefined,
+  ): void {
+    if (pinsModern(method, params)) this.modern = true;
+    let route: ReturnType<typeof routeModern>;
+    try {
+      route = routeModern(this.server, method, params);
+    } catch (error) {
+      this.sendError(id, toWireError(error, method), batch);
+      return;
+    }
+    this.admit(
+      new ModernRequest(this, id, method, params, context, route.client, route.spec.run, batch),
+      route.spec.scheduled,
+    );
+  }
+
+  /** Start (or queue) a routed request, unless its id is already in flight. */
+  private admit(req: RequestState, scheduled: boolean): void {
+    const id = req.requestId;
     if (this.inflight.has(id)) {
       this.sendError(
         id,
@@ -229,13 +242,11 @@ export class SessionImpl implements Session {
           code: ErrorCode.InvalidRequest,
           message: `Invalid Request: request id ${JSON.stringify(id)} is already in use`,
         },
-        batch,
+        req.batch,
       );
       return;
     }
-    const params = message.params as Record<string, unknown> | undefined;
-    const req = new RequestState(this, id, method, params, context, client, spec.run, batch);
-    if (!spec.scheduled) {
+    if (!scheduled) {
       req.start();
     } else if (!this.server.scheduler.submit(req)) {
       req.fail(
@@ -382,33 +393,4 @@ export class SessionImpl implements Session {
     this.server.detach(this);
     this.onclose?.();
   }
-}
-
-function unserialisable(method: string, error: unknown): WireError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return {
-    code: ErrorCode.InternalError,
-    message: `Internal error in ${method}: the result is not valid JSON (${detail})`,
-  };
-}
-
-/** `message` when it serialises; otherwise the error answer that replaces it (batch answers only). */
-function serialisable(message: Record<string, unknown>, method: string): Record<string, unknown> {
-  try {
-    JSON.stringify(message);
-    return message;
-  } catch (error) {
-    return { jsonrpc: '2.0', id: message.id, error: unserialisable(method, error) };
-  }
-}
-
-function usableId(id: unknown): id is RequestId {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-}
-
-/** The id of a batch element that is a request, as a list of zero or one. */
-function requestId(item: unknown): RequestId[] {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return [];
-  const { id, method } = item as Record<string, unknown>;
-  return typeof method === 'string' && usableId(id) ? [id] : [];
 }

@@ -6,9 +6,10 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
-import { REFUSED, runAuth, serveMetadata } from './auth.js';
+import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
 import { BodyTooLargeError, readBody } from './body.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { MemoryEventStore } from './event-store.js';
@@ -26,7 +27,7 @@ import { SharedSessions, SharedStateUnavailable } from './shared-sessions.js';
 import { HttpServerTransport } from './transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
-export interface ConnectableServer {
+export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
 }
 
@@ -118,6 +119,7 @@ export function createMcpHttpHandler(
         return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
       const msg = message as JsonRpcMessage;
+      if (opts.auth !== undefined && lacksScope(req, res, msg, auth)) return;
       const found = sessionFor(req, res, msg, kind);
       const transport = found instanceof Promise ? await found : found;
       if (transport === undefined) return;
@@ -154,8 +156,16 @@ export function createMcpHttpHandler(
       sendJsonError(res, 400, -32600, `Invalid Request: ${problem ?? 'JSON-RPC batches need a session'}`);
       return;
     }
+    if (opts.auth !== undefined && messages.some((m) => lacksScope(req, res, m, auth))) return;
     const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
     transport.acceptBatch(res, messages as JsonRpcMessage[], ids, context);
+  }
+
+  /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
+  function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
+    const missing = missingScopes(server, message, auth);
+    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    return missing !== undefined;
   }
 
   /**

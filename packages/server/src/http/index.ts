@@ -1,7 +1,7 @@
 /** `@entropic-mcp/server/http`: the Streamable HTTP transport on node:http. */
 
 export type { AuthRefusal } from './auth.js';
-export { PRM_PATH } from './auth.js';
+export { bearerAuth, PRM_PATH } from './auth.js';
 export type { EventStore, MemoryEventStoreOptions, ReplayedEvents, StoredEvent } from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
 export type { ConnectableServer, McpHttpHandler } from './handler.js';

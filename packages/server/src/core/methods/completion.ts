@@ -2,12 +2,12 @@
 
 import { ErrorCode, McpError } from '../errors.js';
 import type { Completer } from '../handler-types.js';
-import type { RequestState } from '../request.js';
+import type { MethodContext } from '../host.js';
 import { andThen, invalidParams, optionalObject } from './params.js';
 
 const MAX_VALUES = 100;
 
-export function complete(req: RequestState): unknown {
+export function complete(req: MethodContext): unknown {
   const server = req.session.server;
   if (!server.completionsEnabled()) {
     throw new McpError(

@@ -1,17 +1,11 @@
 /** The method table every session dispatches through. */
 
-import type { MethodRun } from '../request.js';
+import type { MethodRun, MethodSpec } from '../host.js';
 import { complete } from './completion.js';
 import { initialize, ping, setLevel } from './lifecycle.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, listTemplates, readResource, subscribe, unsubscribe } from './resources.js';
 import { callTool, listTools } from './tools.js';
-
-export interface MethodSpec {
-  run: MethodRun;
-  /** Runs an application handler: takes a concurrency slot and is subject to the handler timeout. */
-  scheduled: boolean;
-}
 
 export function builtinMethods(): Map<string, MethodSpec> {
   const inline = (run: MethodRun): MethodSpec => ({ run, scheduled: false });

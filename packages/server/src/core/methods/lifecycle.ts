@@ -1,15 +1,15 @@
 /** initialize, ping and logging/setLevel. */
 
 import { ErrorCode, McpError } from '../errors.js';
+import type { MethodContext } from '../host.js';
 import { isLogLevel, levelRank } from '../logging.js';
 import { negotiateVersion } from '../protocol.js';
-import type { RequestState } from '../request.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
 import { invalidParams, optionalObject, requireString } from './params.js';
 
 const EMPTY_RESULT = Object.freeze({});
 
-export function initialize(req: RequestState): unknown {
+export function initialize(req: MethodContext): unknown {
   const session = req.session;
   const requested = requireString(req.params, 'protocolVersion', 'initialize');
   const capabilities = (optionalObject(req.params, 'capabilities', 'initialize') ?? {}) as ClientCapabilities;
@@ -33,7 +33,7 @@ export function ping(): unknown {
   return EMPTY_RESULT;
 }
 
-export function setLevel(req: RequestState): unknown {
+export function setLevel(req: MethodContext): unknown {
   if (!req.session.server.options.logging) {
     throw new McpError(
       ErrorCode.MethodNotFound,

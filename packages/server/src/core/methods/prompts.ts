@@ -1,16 +1,16 @@
 /** prompts/list and prompts/get. */
 
 import { ErrorCode, McpError } from '../errors.js';
+import type { MethodContext } from '../host.js';
 import { page } from '../pagination.js';
-import type { RequestState } from '../request.js';
 import { andThen, invalidParams, optionalObject, requireString } from './params.js';
 
-export function listPrompts(req: RequestState): unknown {
+export function listPrompts(req: MethodContext): unknown {
   const server = req.session.server;
   return page('prompts', server.prompts.list(), req.params?.cursor, server.options.pageSize);
 }
 
-export function getPrompt(req: RequestState): unknown {
+export function getPrompt(req: MethodContext): unknown {
   const name = requireString(req.params, 'name', 'prompts/get');
   const entry = req.session.server.prompts.get(name);
   if (entry === undefined) {

@@ -1,21 +1,21 @@
 /** resources/list, resources/templates/list, resources/read, resources/subscribe and unsubscribe. */
 
 import { ErrorCode, McpError } from '../errors.js';
+import type { MethodContext } from '../host.js';
 import { page } from '../pagination.js';
-import type { RequestState } from '../request.js';
 import { andThen, requireString } from './params.js';
 
-export function listResources(req: RequestState): unknown {
+export function listResources(req: MethodContext): unknown {
   const server = req.session.server;
   return page('resources', server.resources.list(), req.params?.cursor, server.options.pageSize);
 }
 
-export function listTemplates(req: RequestState): unknown {
+export function listTemplates(req: MethodContext): unknown {
   const server = req.session.server;
   return page('resourceTemplates', server.templates.list(), req.params?.cursor, server.options.pageSize);
 }
 
-export function readResource(req: RequestState): unknown {
+export function readResource(req: MethodContext): unknown {
   const uri = requireString(req.params, 'uri', 'resources/read');
   const server = req.session.server;
   const entry = server.resources.get(uri);
@@ -35,7 +35,7 @@ function normalize(out: unknown, uri: string): unknown {
   throw new Error(`the reader of ${uri} returned neither { contents } nor an array of contents`);
 }
 
-function requireSubscribe(req: RequestState, method: string): string {
+function requireSubscribe(req: MethodContext, method: string): string {
   if (!req.session.server.options.subscribe) {
     throw new McpError(
       ErrorCode.MethodNotFound,
@@ -45,12 +45,12 @@ function requireSubscribe(req: RequestState, method: string): string {
   return requireString(req.params, 'uri', method);
 }
 
-export function subscribe(req: RequestState): unknown {
+export function subscribe(req: MethodContext): unknown {
   req.session.subscriptions.add(requireSubscribe(req, 'resources/subscribe'));
   return {};
 }
 
-export function unsubscribe(req: RequestState): unknown {
+export function unsubscribe(req: MethodContext): unknown {
   req.session.subscriptions.delete(requireSubscribe(req, 'resources/unsubscribe'));
   return {};
 }

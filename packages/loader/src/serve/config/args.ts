@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Isolation } from '../types.js';
+import type { Isolation } from '../../types.js';
 
 export type ServeTransport =
   | { readonly kind: 'stdio' }
@@ -17,6 +17,10 @@ export interface ServeArgs {
   readonly timeoutMs?: number;
   /** Plugin calls in flight at once across all plugins (`--concurrency`). */
   readonly concurrency?: number;
+  /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
+  readonly toolsModules: readonly string[];
+  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
+  readonly instances?: number;
   readonly keepGoing: boolean;
   readonly help: boolean;
 }
@@ -32,7 +36,7 @@ export class UsageError extends Error {
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--keep-going]
+                          [--instances N] [--tools-module FILE]... [--keep-going]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -43,6 +47,10 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
   --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
                       instance still runs its own calls one at a time)
+  --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
+                      prompts beside the plugins' (repeatable)
+  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
+                      (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
@@ -84,6 +92,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     -readonly [K in keyof ServeArgs]: ServeArgs[K];
   } = {
     plugins: (values.plugin ?? []).map((p) => resolve(cwd, p)),
+    toolsModules: (values['tools-module'] ?? []).map((p) => resolve(cwd, p)),
     transport:
       values.http !== undefined ? { kind: 'http', ...parseHttpAddress(values.http) } : { kind: 'stdio' },
     keepGoing: values['keep-going'] ?? false,
@@ -102,6 +111,13 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     }
     args.concurrency = n;
   }
+  if (values.instances !== undefined) {
+    const n = Number(values.instances);
+    if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
+      throw new UsageError(`--instances expects a whole number from 1 to 256, got "${values.instances}"`);
+    }
+    args.instances = n;
+  }
   return args;
 }
 
@@ -119,6 +135,8 @@ function parse(argv: readonly string[]) {
       isolation: { type: 'string' },
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
+      'tools-module': { type: 'string', multiple: true },
+      instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -1,4 +1,4 @@
-import type { Isolation } from '../types.js';
+import type { Isolation } from '../../types.js';
 
 /** One plugin to serve, with every path already absolute. */
 export interface PluginEntry {
@@ -12,6 +12,8 @@ export interface PluginEntry {
   readonly timeoutMs?: number;
   /** Isolated mode only: address-space limit of the host process, in MiB. */
   readonly memoryLimitMb?: number;
+  /** Instances of the plugin to run (default 1); calls go to the least busy. Instances share no state. */
+  readonly instances?: number;
 }
 
 /** What a config file contributes to `entropic-mcp serve`. */

@@ -1,7 +1,8 @@
 /** Loads every configured plugin at once and sorts the outcomes into loaded and failed. */
-import type { PluginEntry } from '../config/types.js';
+
 import { loadPlugin } from '../load.js';
 import type { LoadOptions, Plugin } from '../types.js';
+import type { PluginEntry } from './config/types.js';
 
 export interface LoadedPlugin {
   readonly entry: PluginEntry;
@@ -25,6 +26,7 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
     ...(entry.config === undefined ? {} : { config: entry.config }),
     ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
     ...(entry.memoryLimitMb === undefined ? {} : { memoryLimitMb: entry.memoryLimitMb }),
+    ...(entry.instances === undefined ? {} : { instances: entry.instances }),
   };
 }
 

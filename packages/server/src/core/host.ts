@@ -1,0 +1,103 @@
+/**
+ * The seams inside the core, as interfaces: what a method needs of the server, what a request
+ * needs of its connection, and what a connection needs of the server. The concrete classes
+ * (McpServer, SessionImpl, RequestState) implement them; each depends on these, not on the others.
+ */
+
+import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
+import type { HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { StateSealer } from './modern/sealer.js';
+import type { ResolvedOptions } from './options.js';
+import type { ClientContext } from './protocol.js';
+import type { PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry } from './registry.js';
+import type { Schedulable, Scheduler } from './scheduler.js';
+import type { SubscriptionBus } from './subscription-bus.js';
+import type { LogLevel, ServerInfo } from './types.js';
+
+/** A registry kind whose changes are announced. */
+export type Kind = 'tools' | 'resources' | 'prompts';
+
+/** What the built-in methods read of the server. */
+export interface ServerCore {
+  readonly info: ServerInfo;
+  readonly options: ResolvedOptions;
+  /** The `serverInfo` object sent to clients. */
+  readonly wireInfo: Record<string, unknown>;
+  readonly tools: Registry<ToolEntry>;
+  readonly resources: Registry<ResourceEntry>;
+  readonly templates: Registry<TemplateEntry>;
+  readonly prompts: Registry<PromptEntry>;
+  readonly bus: SubscriptionBus;
+  /** Seals and opens the `requestState` of multi-round-trip requests. */
+  readonly sealer: StateSealer;
+  capabilities(): Record<string, unknown>;
+  /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
+  onClosing(fn: () => void): () => void;
+  completionsEnabled(): boolean;
+}
+
+/** What registration needs of the server: its registries and a way to announce a change. */
+export interface RegistryHost extends ServerCore {
+  changed(kind: Kind): void;
+}
+
+export interface Batch {
+  add(response: Record<string, unknown>): void;
+  skip(): void;
+}
+
+/** A request as its connection answers and forgets it. */
+export interface Served extends Schedulable {
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly batch: Batch | undefined;
+  readonly started: boolean;
+}
+
+/** What a request needs of the connection it came in on. */
+export interface ConnectionCore {
+  readonly server: ServerCore;
+  /** The client as fixed at initialize (2025 revisions); undefined before, and in the modern era. */
+  client: ClientContext | undefined;
+  /** The `logging/setLevel` floor (2025 revisions). */
+  logFloor: number;
+  /** Resource URIs subscribed with `resources/subscribe` (2025 revisions). */
+  readonly subscriptions: Set<string>;
+  readonly sessionId: string | undefined;
+  send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void;
+  reply(req: Served, message: Record<string, unknown>): void;
+  settled(req: Served): void;
+  logFor(level: LogLevel, logger: string | undefined, data: unknown, related: RequestId | undefined): void;
+  requestFor<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: PeerRequestOptions | undefined,
+    origin: { readonly requestId: RequestId; readonly signal: AbortSignal } | undefined,
+  ): Promise<T>;
+}
+
+/** What a built-in method receives: the request, which is also the handler context. */
+export interface MethodContext extends HandlerContext {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly context: MessageContext | undefined;
+  readonly session: ConnectionCore;
+}
+
+export type MethodRun = (req: MethodContext) => unknown;
+
+export interface MethodSpec {
+  run: MethodRun;
+  /** Runs an application handler: takes a concurrency slot and is subject to the handler timeout. */
+  scheduled: boolean;
+}
+
+/** What a connection needs of the server beyond the methods' view. */
+export interface ServerHost extends ServerCore {
+  readonly scheduler: Scheduler;
+  /** The 2025 method table. */
+  readonly methods: Map<string, MethodSpec>;
+  /** The 2026-07-28 method table. */
+  readonly modernMethods: Map<string, MethodSpec>;
+  detach(session: unknown): void;
+}

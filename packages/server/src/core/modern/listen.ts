@@ -1,0 +1,78 @@
+/**
+ * `subscriptions/listen` (2026-07-28): one long-lived request whose stream carries the change
+ * notifications the client opted in to. Changes arrive through the server's subscription bus.
+ */
+
+import type { MethodContext } from '../host.js';
+import { invalidParams } from '../methods/params.js';
+import type { SubscriptionEvent } from '../subscription-bus.js';
+import { META_SUBSCRIPTION_ID } from './envelope.js';
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+const FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+
+const NOTIFICATION: Record<SubscriptionEvent['type'], string> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+  resourceUpdated: 'notifications/resources/updated',
+};
+
+/** The client's filter, checked: known fields only, each of its type (-32602 naming the field). */
+export function readFilter(value: unknown): SubscriptionFilter {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidParams(
+      'subscriptions/listen needs params.notifications as an object',
+      '/params/notifications',
+    );
+  }
+  const filter = value as Record<string, unknown>;
+  for (const [key, v] of Object.entries(filter)) {
+    const pointer = `/params/notifications/${key}`;
+    if ((FLAGS as readonly string[]).includes(key)) {
+      if (typeof v !== 'boolean') throw invalidParams(`notifications.${key} must be a boolean`, pointer);
+    } else if (key === 'resourceSubscriptions') {
+      if (!Array.isArray(v) || v.some((uri) => typeof uri !== 'string')) {
+        throw invalidParams('notifications.resourceSubscriptions must be an array of URIs', pointer);
+      }
+    } else {
+      throw invalidParams(`notifications.${key} is not a notification type this server knows`, pointer);
+    }
+  }
+  return filter as SubscriptionFilter;
+}
+
+export function listen(req: MethodContext): Promise<unknown> {
+  const server = req.session.server;
+  const asked = readFilter(req.params?.notifications);
+  const granted: SubscriptionFilter = {};
+  if (server.options.listChanged) for (const flag of FLAGS) if (asked[flag] === true) granted[flag] = true;
+  if (server.options.subscribe && asked.resourceSubscriptions !== undefined) {
+    granted.resourceSubscriptions = asked.resourceSubscriptions;
+  }
+  const uris = new Set(granted.resourceSubscriptions ?? []);
+  const meta = { [META_SUBSCRIPTION_ID]: req.requestId };
+  req.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: granted });
+  return new Promise((resolve) => {
+    const stop = server.bus.subscribe((event) => {
+      if (event.type === 'resourceUpdated') {
+        if (uris.has(event.uri)) req.notify(NOTIFICATION.resourceUpdated, { uri: event.uri, _meta: meta });
+      } else if (granted[event.type] === true) {
+        req.notify(NOTIFICATION[event.type], { _meta: meta });
+      }
+    });
+    const end = (): void => {
+      stop();
+      stopClosing();
+      resolve({ _meta: meta });
+    };
+    const stopClosing = server.onClosing(end);
+    req.signal.addEventListener('abort', end, { once: true });
+  });
+}
