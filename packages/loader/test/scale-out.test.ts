@@ -4,20 +4,25 @@
  * The official v1 client's legacy session alternates between the processes, then one is SIGKILLed.
  */
 
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HaproxyProcess, startHaproxy } from '../../redis/test/support/haproxy.js';
+import { freePort } from '../../redis/test/support/ports.js';
 import { type RedisProcess, startRedis } from '../../redis/test/support/redis-server.js';
 import {
+  CLI,
   examplePlugins,
   type HttpServer,
   LOADER_ROOT,
   runServe,
   startHttp,
   textOf,
+  waitFor,
 } from './serve-helpers.js';
 
 const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
@@ -100,6 +105,55 @@ describe('serve --redis behind HAProxy', () => {
     }
   });
 
+  it('serve --workers 2 shares the port, and one session is served by both workers', async () => {
+    const listen = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'serve',
+        '--http',
+        `127.0.0.1:${listen}`,
+        '--workers',
+        '2',
+        '--redis',
+        redis.url,
+        '--tools-module',
+        TOOLS,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    try {
+      await waitFor(() => /2 workers serving/.test(stderr), 60_000, 'both workers');
+      // A new connection per request: node:cluster hands connections to the workers in turn.
+      const agent = new Agent({ keepAlive: false });
+      const init = await rawPost(listen, agent, INIT);
+      const session = init.headers['mcp-session-id'] as string;
+      await rawPost(listen, agent, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+      const pids = new Set<string>();
+      for (let id = 1; id <= 8; id++) {
+        const res = await rawPost(
+          listen,
+          agent,
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'scale.pid', arguments: {} } },
+          session,
+        );
+        const match = /"text":"(\d+):/.exec(res.body);
+        if (match) pids.add(match[1] as string);
+      }
+      expect(pids.size).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+
   it('refuses --workers 2 without Redis, and a Redis that is not there, saying why', async () => {
     const noRedis = await runServe(['--http', '127.0.0.1:0', '--workers', '2', '--tools-module', TOOLS]);
     expect(noRedis.code).toBe(2);
@@ -116,3 +170,35 @@ describe('serve --redis behind HAProxy', () => {
     expect(down.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 is not reachable: .*ECONNREFUSED/);
   });
 });
+
+const INIT = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w', version: '1' } },
+};
+
+function rawPost(
+  port: number,
+  agent: Agent,
+  body: unknown,
+  session?: string,
+): Promise<{ headers: Record<string, unknown>; body: string }> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  if (session !== undefined)
+    Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers, agent }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+      });
+      res.on('end', () => resolve({ headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
