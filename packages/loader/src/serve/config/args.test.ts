@@ -32,6 +32,8 @@ describe('parseServeArgs', () => {
       '--instances',
       '4',
       '--keep-going',
+      '--tools-module',
+      'tools/extra.mjs',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -44,6 +46,7 @@ describe('parseServeArgs', () => {
       instances: 4,
       keepGoing: true,
       help: false,
+      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
