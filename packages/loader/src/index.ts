@@ -47,6 +47,7 @@ export {
   loadAll,
 } from './serve/load-all.js';
 export { type ServeHandle, ServeStartError, type StartOptions, startServe } from './serve/start.js';
+export type { RegisterTools, ToolsModuleContext } from './serve/tools-modules.js';
 export type {
   CallOptions,
   Isolation,

@@ -5,6 +5,8 @@ import type { ServeTransport } from './config/args.js';
 
 export interface BannerInput {
   readonly plugins: readonly Plugin[];
+  /** `--tools-module` files registered beside the plugins. */
+  readonly toolsModules?: readonly string[];
   /** One line per plugin that failed to load (only with --keep-going). */
   readonly failures: readonly string[];
   readonly root: string;
@@ -51,9 +53,10 @@ export function formatBanner(input: BannerInput): string {
   for (const p of input.plugins) {
     const count = `${p.tools.length} tool${p.tools.length === 1 ? '' : 's'}`;
     lines.push(
-      `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}  ${p.path}`,
+      `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}${p.instances > 1 ? ` ×${p.instances}` : ''}  ${p.path}`,
     );
   }
+  for (const file of input.toolsModules ?? []) lines.push(`  tools module  ${file}`);
   for (const failure of input.failures) lines.push(`  FAILED (skipped by --keep-going) ${failure}`);
   const inProcess = input.plugins.filter((p) => p.isolation === 'none').map((p) => p.name);
   if (input.transport.kind === 'stdio' && inProcess.length > 0) {

@@ -26,6 +26,7 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
     ...(entry.config === undefined ? {} : { config: entry.config }),
     ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
     ...(entry.memoryLimitMb === undefined ? {} : { memoryLimitMb: entry.memoryLimitMb }),
+    ...(entry.instances === undefined ? {} : { instances: entry.instances }),
   };
 }
 

@@ -15,7 +15,7 @@ import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
-import { registerToolsModule } from './tools-module.js';
+import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
 export class ServeStartError extends Error {
@@ -63,8 +63,9 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.isolation !== undefined) out.push('--isolation', args.isolation);
   if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
   if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
+  for (const file of args.toolsModules) out.push('--tools-module', file);
+  if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
-  if (args.toolsModule !== undefined) out.push('--tools-module', args.toolsModule);
   return out;
 }
 
@@ -84,7 +85,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   const report = options.report ?? ((text: string) => process.stderr.write(text));
   const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
   const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
-  if (plan.plugins.length === 0 && args.toolsModule === undefined) {
+  if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
     throw new UsageError(
       'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
     );
@@ -122,6 +123,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   let stopTransport: () => Promise<void> | void = () => {};
   let url: string | undefined;
   let markEnded: () => void = () => {};
+  let modules: LoadedToolsModule[] = [];
   const ended = new Promise<void>((resolve) => {
     markEnded = resolve;
   });
@@ -141,7 +143,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         await plugin.close();
       }
     }
-    if (args.toolsModule !== undefined) await registerToolsModule(server, args.toolsModule);
+    modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root });
     if (plan.transport.kind === 'http') {
       const http = await serveHttp(server, { host: plan.transport.host, port: plan.transport.port });
       url = http.url;
@@ -153,6 +155,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       stopTransport = () => session.close();
     }
   } catch (error) {
+    await closeToolsModules(modules);
     await closeAll(plugins);
     throw error instanceof UsageError
       ? error
@@ -163,6 +166,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   report(
     formatBanner({
       plugins,
+      toolsModules: plan.toolsModules,
       failures,
       root: plan.root,
       transport: plan.transport,
@@ -181,6 +185,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         try {
           await stopTransport();
         } finally {
+          await closeToolsModules(modules);
           await closeAll(plugins);
         }
       })();

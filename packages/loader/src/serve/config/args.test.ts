@@ -5,6 +5,7 @@ describe('parseServeArgs', () => {
   it('defaults to stdio with nothing else set', () => {
     expect(parseServeArgs([], '/w')).toEqual({
       plugins: [],
+      toolsModules: [],
       transport: { kind: 'stdio' },
       keepGoing: false,
       help: false,
@@ -26,20 +27,23 @@ describe('parseServeArgs', () => {
       'none',
       '--timeout',
       '1500',
-      '--keep-going',
       '--tools-module',
       'tools/extra.mjs',
+      '--instances',
+      '4',
+      '--keep-going',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
       plugins: ['/w/a/liba.so', '/abs/libb.so'],
+      toolsModules: ['/w/tools/extra.mjs'],
       transport: { kind: 'http', host: '127.0.0.1', port: 8080 },
       root: '/w/proj',
       isolation: 'none',
       timeoutMs: 1500,
+      instances: 4,
       keepGoing: true,
       help: false,
-      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
@@ -52,6 +56,7 @@ describe('parseServeArgs', () => {
     [['--http', '70000'], '--http port must be 0-65535'],
     [['--bogus'], "Unknown option '--bogus'"],
     [['libx.so'], 'unexpected argument "libx.so"'],
+    [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
     expect(() => parseServeArgs(argv, '/w')).toThrow(message);

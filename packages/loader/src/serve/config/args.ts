@@ -17,10 +17,12 @@ export interface ServeArgs {
   readonly timeoutMs?: number;
   /** Plugin calls in flight at once across all plugins (`--concurrency`). */
   readonly concurrency?: number;
+  /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
+  readonly toolsModules: readonly string[];
+  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
+  readonly instances?: number;
   readonly keepGoing: boolean;
   readonly help: boolean;
-  /** `--tools-module`: a JavaScript module, absolute, whose `register(server)` adds tools beside the plugins. */
-  readonly toolsModule?: string;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -34,7 +36,7 @@ export class UsageError extends Error {
 
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--keep-going] [--tools-module FILE]
+                          [--instances N] [--tools-module FILE]... [--keep-going]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -45,9 +47,11 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
   --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
                       instance still runs its own calls one at a time)
-  --keep-going        start even if a configured plugin fails to load (the failure is still reported)
-  --tools-module FILE an ES module exporting register(server): it adds JavaScript/TypeScript tools (or
-                      resources, prompts) to the same MCP server, beside the plugins' tools`;
+  --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
+                      prompts beside the plugins' (repeatable)
+  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
+                      (or threads in-process), calls go to the least busy; instances share no state
+  --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
 export function parseHttpAddress(text: string): { host: string; port: number } {
@@ -88,6 +92,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     -readonly [K in keyof ServeArgs]: ServeArgs[K];
   } = {
     plugins: (values.plugin ?? []).map((p) => resolve(cwd, p)),
+    toolsModules: (values['tools-module'] ?? []).map((p) => resolve(cwd, p)),
     transport:
       values.http !== undefined ? { kind: 'http', ...parseHttpAddress(values.http) } : { kind: 'stdio' },
     keepGoing: values['keep-going'] ?? false,
@@ -95,7 +100,6 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   };
   if (values.config !== undefined) args.configFile = resolve(cwd, values.config);
   if (values.root !== undefined) args.root = resolve(cwd, values.root);
-  if (values['tools-module'] !== undefined) args.toolsModule = resolve(cwd, values['tools-module']);
   if (isolation !== undefined) args.isolation = isolation;
   if (values.timeout !== undefined) args.timeoutMs = positiveInt('--timeout', values.timeout);
   if (values.concurrency !== undefined) {
@@ -106,6 +110,13 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
       );
     }
     args.concurrency = n;
+  }
+  if (values.instances !== undefined) {
+    const n = Number(values.instances);
+    if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
+      throw new UsageError(`--instances expects a whole number from 1 to 256, got "${values.instances}"`);
+    }
+    args.instances = n;
   }
   return args;
 }
@@ -124,8 +135,9 @@ function parse(argv: readonly string[]) {
       isolation: { type: 'string' },
       timeout: { type: 'string' },
       concurrency: { type: 'string' },
+      'tools-module': { type: 'string', multiple: true },
+      instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
-      'tools-module': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -21,6 +21,7 @@ describe('parseServeConfig', () => {
       '      isolation: none',
       '      timeout_ms: 2500',
       '      memory_limit_mb: 256',
+      '      instances: 3',
     ].join('\n');
     expect(parseServeConfig(text, FILE).plugins).toEqual([
       {
@@ -29,6 +30,7 @@ describe('parseServeConfig', () => {
         isolation: 'none',
         timeoutMs: 2500,
         memoryLimitMb: 256,
+        instances: 3,
       },
     ]);
   });

@@ -16,7 +16,7 @@ export class ConfigError extends Error {
   }
 }
 
-const ENTRY_KEYS = new Set(['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb']);
+const ENTRY_KEYS = new Set(['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,6 +61,7 @@ function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
     isolation?: Isolation;
     timeoutMs?: number;
     memoryLimitMb?: number;
+    instances?: number;
   } = { path: pluginPath(file, `${where}.path`, raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined) entry.isolation = isolationOf(file, `${where}.isolation`, raw.isolation);
@@ -69,6 +70,7 @@ function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
   if (raw.memory_limit_mb !== undefined) {
     entry.memoryLimitMb = positiveInt(file, `${where}.memory_limit_mb`, raw.memory_limit_mb);
   }
+  if (raw.instances !== undefined) entry.instances = positiveInt(file, `${where}.instances`, raw.instances);
   return entry;
 }
 

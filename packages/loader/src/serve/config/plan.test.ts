@@ -10,7 +10,7 @@ const file = parseServeConfig(
     '  server_timeout_seconds: 9',
     '  plugins:',
     '    - a/liba.so',
-    '    - { path: b/libb.so, isolation: none, timeout_ms: 100 }',
+    '    - { path: b/libb.so, isolation: none, timeout_ms: 100, instances: 1 }',
   ].join('\n'),
   '/cfg/serve.yaml',
 );
@@ -18,14 +18,14 @@ const file = parseServeConfig(
 describe('resolveServePlan', () => {
   it('lists config plugins before --plugin ones and lets entry options win', () => {
     const args = parseServeArgs(
-      ['--plugin', 'libc.so', '--isolation', 'process', '--timeout', '500'],
+      ['--plugin', 'libc.so', '--isolation', 'process', '--timeout', '500', '--instances', '2'],
       '/cwd',
     );
     const plan = resolveServePlan(args, file, '/cwd');
     expect(plan.plugins).toEqual([
-      { path: '/cfg/a/liba.so', isolation: 'process', timeoutMs: 500 },
-      { path: '/cfg/b/libb.so', isolation: 'none', timeoutMs: 100 },
-      { path: '/cwd/libc.so', isolation: 'process', timeoutMs: 500 },
+      { path: '/cfg/a/liba.so', isolation: 'process', timeoutMs: 500, instances: 2 },
+      { path: '/cfg/b/libb.so', isolation: 'none', timeoutMs: 100, instances: 1 },
+      { path: '/cwd/libc.so', isolation: 'process', timeoutMs: 500, instances: 2 },
     ]);
     expect(plan.root).toBe('/project');
   });

@@ -8,12 +8,14 @@ export interface ServePlan {
   /** Handed to every plugin through set_working_dir. */
   readonly root: string;
   readonly transport: ServeTransport;
+  /** JavaScript tools modules to register beside the plugins (absolute paths). */
+  readonly toolsModules: readonly string[];
   readonly keepGoing: boolean;
 }
 
 /**
- * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`, then `--isolation` /
- * `--timeout`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
+ * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
+ * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
  * `--root`, else the config's `mcp.working_dir`, else `cwd`.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
@@ -21,8 +23,10 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
   const withDefaults = (entry: PluginEntry): PluginEntry => {
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
+    const instances = entry.instances ?? args.instances;
     return {
       ...entry,
+      ...(instances === undefined ? {} : { instances }),
       ...(isolation === undefined ? {} : { isolation }),
       ...(timeout === undefined ? {} : { timeoutMs: timeout }),
     };
@@ -32,6 +36,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     plugins: entries.map(withDefaults),
     root: args.root ?? file?.root ?? cwd,
     transport: args.transport,
+    toolsModules: args.toolsModules,
     keepGoing: args.keepGoing,
   };
 }

@@ -12,6 +12,8 @@ export interface PluginEntry {
   readonly timeoutMs?: number;
   /** Isolated mode only: address-space limit of the host process, in MiB. */
   readonly memoryLimitMb?: number;
+  /** Instances of the plugin to run (default 1); calls go to the least busy. Instances share no state. */
+  readonly instances?: number;
 }
 
 /** What a config file contributes to `entropic-mcp serve`. */
