@@ -46,7 +46,6 @@ describe('parseServeArgs', () => {
       instances: 4,
       keepGoing: true,
       help: false,
-      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
