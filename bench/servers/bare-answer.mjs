@@ -1,17 +1,22 @@
 // The minimal MCP answers shared by the bare stdio loop and the bare node:http server.
 
 const serverInfo = { name: 'bare-echo', version: '0.0.0' };
+const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const modernMeta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
 
 /** Answer one parsed JSON-RPC message; undefined for notifications. */
 export function answer(msg) {
   if (msg.id === undefined) return undefined;
   switch (msg.method) {
-    case 'tools/call':
-      return {
-        jsonrpc: '2.0',
-        id: msg.id,
-        result: { content: [{ type: 'text', text: msg.params.arguments.text }] },
-      };
+    case 'tools/call': {
+      const content = [{ type: 'text', text: msg.params.arguments.text }];
+      // a 2026-07-28 request (enveloped) gets the modern result shape
+      const result =
+        msg.params._meta?.[VERSION_KEY] === undefined
+          ? { content }
+          : { content, resultType: 'complete', _meta: modernMeta };
+      return { jsonrpc: '2.0', id: msg.id, result };
+    }
     case 'initialize':
       return {
         jsonrpc: '2.0',

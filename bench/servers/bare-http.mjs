@@ -1,5 +1,6 @@
 // The ceiling for HTTP: node:http, parse the POSTed JSON, answer in the mode's wire format
-// (one SSE event or a JSON body, each with Content-Length, in one write). No sessions table, no header
+// (one SSE event or a JSON body, each with Content-Length, in one write; the modern era answers JSON, as
+// a 2026-07-28 server does for a request that sends nothing before its result). No sessions table, no header
 // checks, no protocol library.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -18,7 +19,7 @@ const server = http.createServer(async (req, res) => {
   const headers = {};
   if (msg.method === 'initialize' && mode !== 'stateless') headers['mcp-session-id'] = randomUUID();
   const text = JSON.stringify(reply);
-  if (mode === 'json') {
+  if (mode === 'json' || mode === 'modern') {
     headers['content-type'] = 'application/json';
     headers['content-length'] = Buffer.byteLength(text);
     res.writeHead(200, headers).end(text);

@@ -1,11 +1,13 @@
-// Command-line options shared by the HTTP echo servers: --port N --mode sse|json|stateless.
+// Command-line options shared by the HTTP echo servers: --port N --mode sse|json|stateless|modern
+// (modern: the 2026-07-28 era, each request enveloped, no session).
 import { parseArgs } from 'node:util';
 
 export function httpArgs() {
   const { values } = parseArgs({
     options: { port: { type: 'string', default: '0' }, mode: { type: 'string', default: 'sse' } },
   });
-  if (!['sse', 'json', 'stateless'].includes(values.mode)) throw new Error(`unknown --mode ${values.mode}`);
+  if (!['sse', 'json', 'stateless', 'modern'].includes(values.mode))
+    throw new Error(`unknown --mode ${values.mode}`);
   return { port: Number(values.port), mode: values.mode };
 }
 

@@ -1,4 +1,5 @@
-// The targets of issue 6, checked against one run's tables.
+// The targets of issues 6 (legacy era, stdio and HTTP) and 10 (the 2026-07-28 era), checked against one
+// run's tables.
 const MiB = 2 ** 20;
 
 function row(tables, id, target) {
@@ -9,6 +10,30 @@ function row(tables, id, target) {
 function verdict(ok) {
   if (ok === undefined) return 'not measured';
   return ok ? 'met' : 'NOT met';
+}
+
+const ratioText = (a, b) =>
+  `${(a.perSecond / b.perSecond).toFixed(2)}× (${Math.round(a.perSecond)}/s vs ${Math.round(b.perSecond)}/s)`;
+
+/** Issue 10: the modern era over HTTP at 64 clients against SDK v2, the ceiling and our legacy stateless. */
+function modernGoals(tables, opts, add) {
+  const id = `http-modern-${opts.clients}`;
+  const ours = row(tables, id, 'entropic');
+  for (const [label, other, factor] of [
+    [`HTTP 2026-07-28 ≥ 3× SDK v2 at ${opts.clients} clients`, row(tables, id, 'sdk-v2'), 3],
+    [`HTTP 2026-07-28 ≥ 0.8× bare node:http at ${opts.clients} clients`, row(tables, id, 'bare'), 0.8],
+    [
+      `HTTP 2026-07-28 ≥ our legacy stateless at ${opts.clients} clients`,
+      row(tables, `http-stateless-${opts.clients}`, 'entropic'),
+      1,
+    ],
+  ]) {
+    add(
+      label,
+      ours && other && ratioText(ours, other),
+      ours && other && ours.perSecond >= factor * other.perSecond,
+    );
+  }
 }
 
 export function checkGoals(tables, opts) {
@@ -46,6 +71,7 @@ export function checkGoals(tables, opts) {
       r && r >= 0.8,
     );
   }
+  modernGoals(tables, opts, add);
   for (const [kind, prefix] of [
     ['stdio', 'stdio-'],
     ['HTTP', 'http-'],

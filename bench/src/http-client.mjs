@@ -1,9 +1,9 @@
 // The HTTP load generator: `clients` concurrent MCP clients over one keep-alive agent, each with its own
-// session (stateful modes) and one request at a time; replies are read as JSON or as an SSE stream.
+// session (stateful modes) and one request at a time; replies are read as JSON or as an SSE stream. In the
+// modern era (mode `modern`) there is no handshake: every call carries the 2026-07-28 envelope.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-
-const PROTOCOL = '2025-11-25';
+import { callParams, LEGACY_VERSION, modernCallHeaders } from './era.mjs';
 
 function post(agent, url, headers, body) {
   return new Promise((resolve, reject) => {
@@ -43,25 +43,28 @@ function findReply(res, id) {
 }
 
 class HttpClient {
-  constructor(agent, url, target) {
+  constructor(agent, url, target, era) {
     this.agent = agent;
     this.url = url;
     this.target = target;
+    this.era = era;
     this.headers = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...(era === 'modern' ? modernCallHeaders(target.tool) : {}),
     };
     this.nextId = 1;
-    this.callParams = JSON.stringify({ name: target.tool, arguments: target.arguments });
+    this.callParams = callParams(target, era);
   }
 
   async initialize() {
+    if (this.era === 'modern') return;
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
       params: {
-        protocolVersion: PROTOCOL,
+        protocolVersion: LEGACY_VERSION,
         capabilities: {},
         clientInfo: { name: 'entropic-bench', version: '0' },
       },
@@ -69,7 +72,7 @@ class HttpClient {
     const res = await post(this.agent, this.url, this.headers, body);
     const reply = findReply(res, 0);
     if (!reply.result) throw new Error(`initialize failed: ${res.text.slice(0, 300)}`);
-    this.headers['mcp-protocol-version'] = PROTOCOL;
+    this.headers['mcp-protocol-version'] = LEGACY_VERSION;
     const session = res.headers['mcp-session-id'];
     if (session) this.headers['mcp-session-id'] = session;
     const note = await post(
@@ -92,12 +95,12 @@ class HttpClient {
   }
 }
 
-/** Open `count` initialized clients over one keep-alive agent. */
-export async function openClients(url, target, count) {
+/** Open `count` initialized clients over one keep-alive agent; `era` is 'legacy' or 'modern'. */
+export async function openClients(url, target, count, era = 'legacy') {
   const agent = new http.Agent({ keepAlive: true, maxSockets: count });
   const clients = [];
   for (let i = 0; i < count; i++) {
-    const client = new HttpClient(agent, url, target);
+    const client = new HttpClient(agent, url, target, era);
     await client.initialize();
     clients.push(client);
   }

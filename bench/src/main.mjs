@@ -10,9 +10,10 @@ import { benchDir, httpTargets, stdioTargets } from './targets.mjs';
 import { abiWorkload } from './workloads/abi.mjs';
 import { growthWorkload } from './workloads/growth.mjs';
 import { httpWorkload } from './workloads/http.mjs';
+import { modernWorkload } from './workloads/modern.mjs';
 import { stdioWorkload } from './workloads/stdio.mjs';
 
-const WORKLOADS = ['stdio', 'http', 'growth', 'abi'];
+const WORKLOADS = ['stdio', 'http', 'modern', 'growth', 'abi'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
                   [--http-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
 
@@ -90,14 +91,18 @@ async function main() {
   };
   const stdio = stdioTargets();
   const http = httpTargets();
+  const httpOpts = { ...opts, calls: opts.httpCalls, warmup: opts.httpWarmup };
   if (opts.only.includes('stdio')) {
     log('stdio');
     result.tables.push(...(await stdioWorkload(stdio, opts, log)));
   }
   if (opts.only.includes('http')) {
     log('http');
-    const httpOpts = { ...opts, calls: opts.httpCalls, warmup: opts.httpWarmup };
     result.tables.push(...(await httpWorkload(http, httpOpts, log)));
+  }
+  if (opts.only.includes('modern')) {
+    log('modern (2026-07-28)');
+    result.tables.push(...(await modernWorkload({ stdio, http }, { stdio: opts, http: httpOpts }, log)));
   }
   if (opts.only.includes('growth')) {
     log('growth');

@@ -98,7 +98,7 @@ export function renderMarkdown(result) {
     lines.push('');
   }
   if (result.targets.length > 0) {
-    lines.push('## Targets (issue 6)', '', '| target | measured | verdict |', '| --- | --- | --- |');
+    lines.push('## Targets (issues 6 and 10)', '', '| target | measured | verdict |', '| --- | --- | --- |');
     for (const t of result.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.verdict} |`);
     lines.push('');
   }

@@ -1,16 +1,21 @@
 // The stdio load generator: one child process, newline-delimited JSON requests, `inflight` kept in flight.
-// The same code drives every target, so only the server differs between figures.
+// The same code drives every target, so only the server differs between figures. In the modern era there
+// is no handshake and every call carries the 2026-07-28 envelope.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { callParams, LEGACY_VERSION } from './era.mjs';
 import { memoryOf } from './proc.mjs';
 
-const PROTOCOL = '2025-11-25';
-
 export class StdioPeer {
-  /** @param {{command: string, args: string[], env?: object, tool: string, arguments: object, expect: string}} target */
-  constructor(target) {
+  /**
+   * @param {{command: string, args: string[], modernArgs?: string[], env?: object, tool: string, arguments: object, expect: string}} target
+   * @param {'legacy' | 'modern'} era
+   */
+  constructor(target, era = 'legacy') {
     this.target = target;
-    this.child = spawn(target.command, target.args, {
+    this.era = era;
+    const args = era === 'modern' ? (target.modernArgs ?? target.args) : target.args;
+    this.child = spawn(target.command, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...target.env },
     });
@@ -30,8 +35,7 @@ export class StdioPeer {
     });
     this.child.stdout.on('data', (chunk) => this.#onData(chunk));
     this.nextId = 1;
-    const args = JSON.stringify({ name: target.tool, arguments: target.arguments });
-    this.callTail = `,"method":"tools/call","params":${args}}\n`;
+    this.callTail = `,"method":"tools/call","params":${callParams(target, era)}}\n`;
   }
 
   get pid() {
@@ -77,8 +81,9 @@ export class StdioPeer {
   }
 
   async initialize() {
+    if (this.era === 'modern') return undefined;
     const result = await this.request('initialize', {
-      protocolVersion: PROTOCOL,
+      protocolVersion: LEGACY_VERSION,
       capabilities: {},
       clientInfo: { name: 'entropic-bench', version: '0.0.0' },
     });

@@ -16,6 +16,10 @@ const LINES = [
   ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
   ['HTTP stateful JSON, 64 clients', 'http-json-64', 'entropic'],
   ['HTTP stateless, 64 clients', 'http-stateless-64', 'entropic'],
+  ['2026-07-28 stdio, 1 in flight', 'stdio-modern-1', 'entropic', true],
+  ['2026-07-28 stdio, 64 in flight', 'stdio-modern-64', 'entropic'],
+  ['2026-07-28 HTTP, 1 client', 'http-modern-1', 'entropic', true],
+  ['2026-07-28 HTTP, 64 clients', 'http-modern-64', 'entropic'],
 ];
 
 function cell(row, latency) {

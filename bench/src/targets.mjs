@@ -1,5 +1,7 @@
 // Every server the bench drives, as a command line plus the echo call it answers.
 // A target whose build output is missing is reported as skipped (with the reason), never silently dropped.
+// `modern: true` marks the servers that serve the 2026-07-28 era (workloads/modern.mjs); `modernArgs` is
+// the command line for that era when it differs.
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +53,7 @@ export function stdioTargets() {
       label: 'entropic-mcp (TS echo)',
       command: node,
       args: [server('entropic-stdio.mjs')],
+      modern: true,
       ...echoCall,
       skip: () => missing(`${serverDist}/index.js`, `${serverDist}/stdio/index.js`),
     },
@@ -68,6 +71,8 @@ export function stdioTargets() {
       label: 'official SDK v2 2.4.0',
       command: node,
       args: [server('sdk-v2-stdio.mjs')],
+      modernArgs: [server('sdk-v2-stdio.mjs'), '--modern'],
+      modern: true,
       ...echoCall,
     },
     {
@@ -75,18 +80,20 @@ export function stdioTargets() {
       label: 'bare Node loop (ceiling)',
       command: node,
       args: [server('bare-stdio.mjs')],
+      modern: true,
       ...echoCall,
     },
   ];
 }
 
-function httpTarget(name, label, file, skip) {
+function httpTarget(name, label, file, skip, modern = true) {
   return {
     name,
     label,
     command: node,
     args: [server(file)],
     modeArgs: (mode) => ['--mode', mode],
+    modern,
     ...echoCall,
     skip,
   };
@@ -97,7 +104,7 @@ export function httpTargets() {
     httpTarget('entropic', 'entropic-mcp (TS echo)', 'entropic-http.mjs', () =>
       missing(`${serverDist}/index.js`, `${serverDist}/http/index.js`),
     ),
-    httpTarget('sdk-v1', 'official SDK v1 1.32.2', 'sdk-v1-http.mjs'),
+    httpTarget('sdk-v1', 'official SDK v1 1.32.2', 'sdk-v1-http.mjs', undefined, false),
     httpTarget('sdk-v2', 'official SDK v2 2.4.0 (+ @modelcontextprotocol/node)', 'sdk-v2-http.mjs'),
     httpTarget('bare', 'bare node:http (ceiling)', 'bare-http.mjs'),
   ];

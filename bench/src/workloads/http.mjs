@@ -1,5 +1,5 @@
 // Streamable HTTP echo tools/call at 1 and 64 concurrent clients, per mode (stateful SSE, JSON response,
-// stateless), peak RSS per server. Servers of one mode stay up together; repetitions go round them in turn.
+// stateless; and the 2026-07-28 era, `MODERN_MODE`, run by workloads/modern.mjs), peak RSS per server. Servers of one mode stay up together; repetitions go round them in turn.
 import { openClients, runHttp } from '../http-client.mjs';
 import { startHttpServer } from '../http-server.mjs';
 import { best, measure } from '../measure.mjs';
@@ -10,11 +10,14 @@ export const MODES = [
   { mode: 'stateless', title: 'stateless, SSE responses' },
 ];
 
+export const MODERN_MODE = { mode: 'modern', title: '2026-07-28, no session', era: 'modern' };
+
 async function startTarget(target, mode, opts) {
   const server = await startHttpServer(target, mode);
   try {
-    const single = await openClients(server.url, target, 1);
-    const crowd = await openClients(server.url, target, opts.clients);
+    const era = mode === MODERN_MODE.mode ? 'modern' : 'legacy';
+    const single = await openClients(server.url, target, 1, era);
+    const crowd = await openClients(server.url, target, opts.clients, era);
     await runHttp(single.clients, opts.warmup);
     await runHttp(crowd.clients, opts.warmup);
     return { target, server, single, crowd, one: [], many: [] };
@@ -24,7 +27,7 @@ async function startTarget(target, mode, opts) {
   }
 }
 
-async function modeWorkload(targets, { mode, title }, opts, log) {
+export async function modeWorkload(targets, { mode, title }, opts, log) {
   const live = [];
   const failed = new Map();
   for (const target of targets) {

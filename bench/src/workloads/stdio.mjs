@@ -1,10 +1,13 @@
 // stdio echo tools/call: 1 in flight (latency) and 64 in flight (throughput), peak RSS per server.
 // All servers stay up for the whole workload and the repetitions go round them in turn, so a burst of
-// load from elsewhere on the machine spreads over every target instead of landing on one.
+// load from elsewhere on the machine spreads over every target instead of landing on one. `era` 'modern'
+// sends the 2026-07-28 envelope on every call instead of an initialize handshake (tables stdio-modern-*).
 import { best, measure } from '../measure.mjs';
 import { StdioPeer } from '../stdio-client.mjs';
 
-export async function stdioWorkload(targets, opts, log) {
+export async function stdioWorkload(targets, opts, log, era = 'legacy') {
+  const prefix = era === 'modern' ? 'stdio-modern' : 'stdio';
+  const heading = era === 'modern' ? 'stdio echo tools/call (2026-07-28)' : 'stdio echo tools/call';
   const live = [];
   const rows = new Map();
   for (const target of targets) {
@@ -14,7 +17,7 @@ export async function stdioWorkload(targets, opts, log) {
       log(`  ${target.name}: skipped (${skipped})`);
       continue;
     }
-    const peer = new StdioPeer(target);
+    const peer = new StdioPeer(target, era);
     try {
       await peer.initialize();
       await peer.run(opts.warmup, 1);
@@ -63,10 +66,10 @@ export async function stdioWorkload(targets, opts, log) {
   }
   const order = (list) => targets.map((t) => rows.get(t.name) ?? list.find((row) => row.target === t.name));
   return [
-    { id: 'stdio-1', title: 'stdio echo tools/call, 1 in flight', rows: order(one) },
+    { id: `${prefix}-1`, title: `${heading}, 1 in flight`, rows: order(one) },
     {
-      id: `stdio-${opts.inflight}`,
-      title: `stdio echo tools/call, ${opts.inflight} in flight`,
+      id: `${prefix}-${opts.inflight}`,
+      title: `${heading}, ${opts.inflight} in flight`,
       rows: order(many),
     },
   ];

@@ -1,10 +1,24 @@
 #!/usr/bin/env node
-// Makes the prebuilt binaries for this platform in prebuilds/<platform>-<arch>/, which the published package
-// ships: the in-process addon through prebuildify (N-API, stripped, tagged with the libc), then the plugin host
-// executable, which prebuildify does not copy. Node's headers come from the running Node (nodedir), so nothing
-// is downloaded. prebuildify moves the addon out of build/Release; the host stays there too.
+// Makes the prebuilt binaries the published package ships, in prebuilds/<platform>-<arch>/ (run by `prepack`):
+//   @entropic-mcp+loader.<libc>.node   the in-process addon (prebuildify --napi --strip --tag-libc)
+//   entropic_plugin_host.<libc>        the plugin host executable (prebuildify copies only the addon)
+//   entropic_plugin_host.musl          on Linux, the host again, linked against musl with musl-gcc when it is
+//                                      installed (Debian: musl-tools); the C++ addon has no musl toolchain here
+// The build runs in a scratch copy of the sources, so build/Release (which tests and local runs use) is left
+// alone. Node's headers come from the running Node (nodedir), so nothing is downloaded.
+// ENTROPIC_PREBUILD_MUSL=require fails when musl-gcc is missing; =skip does not try.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,31 +26,95 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const nodedir = resolve(process.execPath, '..', '..');
-const target = join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+const platformDir = `${process.platform}-${process.arch}`;
+const HOST = 'entropic_plugin_host';
+const started = Date.now();
 
-function run(command, args, env = process.env) {
-  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+function run(command, args, cwd, env = process.env) {
+  const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.error) throw result.error;
-  if (result.status !== 0) {
-    console.error(`prebuild: ${command} ${args.join(' ')} exited with ${result.status}`);
-    process.exit(result.status ?? 1);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+}
+
+function has(command) {
+  return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** The libc node-gyp-build matches on Linux: glibc unless this is Alpine or LIBC says otherwise. */
+function thisLibc() {
+  if (process.platform !== 'linux') return undefined;
+  return process.env.LIBC || (existsSync('/etc/alpine-release') ? 'musl' : 'glibc');
+}
+
+function abiDir(what) {
+  const out = spawnSync(process.execPath, [join(root, 'scripts', 'abi-dirs.mjs'), what], {
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(`abi-dirs.mjs ${what} failed: ${out.stderr}`);
+  return out.stdout.trim();
+}
+
+function muslHost(into) {
+  const mode = process.env.ENTROPIC_PREBUILD_MUSL ?? 'auto';
+  if (process.platform !== 'linux' || mode === 'skip' || thisLibc() === 'musl') return;
+  if (!has('musl-gcc')) {
+    const message = 'musl-gcc is not installed (Debian: apt-get install musl-tools)';
+    if (mode === 'require') throw new Error(message);
+    console.error(`prebuild: WARNING ${message}; the package will ship no musl host`);
+    return;
   }
+  const sources = readdirSync(join(root, 'native', 'host'))
+    .filter((f) => f.endsWith('.c'))
+    .map((f) => join(root, 'native', 'host', f));
+  const out = join(into, `${HOST}.musl`);
+  console.error('prebuild: compiling the plugin host against musl (musl-gcc)');
+  run(
+    'musl-gcc',
+    [
+      ...['-std=gnu11', '-O2', '-pthread', '-fvisibility=hidden', '-Wall', '-Wextra'],
+      `-I${abiDir('include')}`,
+      `-I${abiDir('native')}`,
+      ...sources,
+      ...['-ldl', '-lpthread', '-o', out],
+    ],
+    root,
+  );
+  run('strip', ['--strip-all', out], root);
 }
 
-const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
-run(process.execPath, [prebuildify, '--napi', '--strip', '--tag-libc'], {
-  ...process.env,
-  npm_config_nodedir: nodedir,
-});
-
-const host = join(root, 'build', 'Release', 'entropic_plugin_host');
-if (!existsSync(host)) {
-  console.error(`prebuild: ${host} is missing after the build`);
-  process.exit(1);
+const scratch = mkdtempSync(join(root, '.prebuild-'));
+try {
+  for (const part of ['package.json', 'binding.gyp', 'native', 'scripts/abi-dirs.mjs']) {
+    cpSync(join(root, part), join(scratch, part), { recursive: true });
+  }
+  console.error(
+    `prebuild: compiling the addon and the plugin host for ${platformDir} (node-gyp, about 15 s)`,
+  );
+  const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
+  run(process.execPath, [prebuildify, '--napi', '--strip', '--tag-libc'], scratch, {
+    ...process.env,
+    npm_config_nodedir: nodedir,
+  });
+  const made = join(scratch, 'prebuilds', platformDir);
+  const host = join(scratch, 'build', 'Release', HOST);
+  if (!existsSync(host)) throw new Error(`${host} is missing after the build`);
+  const libc = thisLibc();
+  const hostCopy = join(made, libc === undefined ? HOST : `${HOST}.${libc}`);
+  copyFileSync(host, hostCopy);
+  run('strip', ['--strip-all', hostCopy], scratch);
+  muslHost(made);
+  for (const file of readdirSync(made)) chmodSync(join(made, file), 0o755);
+  // Swap the folder in whole, so a reader never sees half of it.
+  const target = join(root, 'prebuilds', platformDir);
+  mkdirSync(dirname(target), { recursive: true });
+  const old = join(scratch, 'old');
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(made, target);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.error(`prebuild: ${target}: ${readdirSync(target).sort().join(', ')} (${seconds} s)`);
+} catch (error) {
+  console.error(`prebuild: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
-mkdirSync(target, { recursive: true });
-const copy = join(target, 'entropic_plugin_host');
-copyFileSync(host, copy);
-chmodSync(copy, 0o755);
-run('strip', ['--strip-all', copy]);
-console.log(`prebuild: wrote the addon and entropic_plugin_host to ${target}`);

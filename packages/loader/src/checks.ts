@@ -3,9 +3,12 @@
  * native code or child process is involved.
  */
 import { isAbsolute, resolve } from 'node:path';
+import type { CallLimits } from './guard.js';
 import type { CallOptions, Isolation, LoadOptions } from './types.js';
 
 const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
+/** More instances than this is a typo, not a plan (each is a process or a thread). */
+export const MAX_INSTANCES = 256;
 
 /** Load options after checking, in the form both hosting modes receive them. */
 export interface ResolvedLoadOptions {
@@ -19,6 +22,8 @@ export interface ResolvedLoadOptions {
   readonly memoryLimitMb: number | undefined;
   readonly hostPath: string | undefined;
   readonly onStderr: ((text: string) => void) | undefined;
+  /** Instances to run, 1 or more. */
+  readonly instances: number;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -80,18 +85,20 @@ export function argsToJson(args: unknown): string {
   return configToJson(args, 'tool arguments');
 }
 
-export function checkCallOptions(
-  options: unknown,
-  defaultTimeoutMs: number,
-): { signal?: AbortSignal; timeoutMs: number } {
-  if (options === undefined) return { timeoutMs: defaultTimeoutMs };
+/** A call's options after checking; `undefined` options give the default limits object itself. */
+export function checkCallOptions(options: unknown, defaults: CallLimits): CallLimits {
+  if (options === undefined) return defaults;
   if (!isPlainObject(options)) throw new TypeError('call options must be an object');
-  const { signal, timeoutMs } = options as CallOptions;
+  const { signal, timeoutMs, cancel } = options as CallOptions;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('options.signal must be an AbortSignal');
   }
-  const limit = timeoutMs === undefined ? defaultTimeoutMs : checkTimeout(timeoutMs, 'options.timeoutMs');
-  return signal === undefined ? { timeoutMs: limit } : { signal, timeoutMs: limit };
+  if (cancel !== undefined && typeof (cancel as { onAbort?: unknown } | null)?.onAbort !== 'function') {
+    throw new TypeError('options.cancel must be an object with an onAbort(hook) method');
+  }
+  const limit = timeoutMs === undefined ? defaults.timeoutMs : checkTimeout(timeoutMs, 'options.timeoutMs');
+  if (signal === undefined && cancel === undefined && limit === defaults.timeoutMs) return defaults;
+  return { timeoutMs: limit, signal, cancel };
 }
 
 export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
@@ -112,8 +119,15 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
   if (onStderr !== undefined && typeof onStderr !== 'function') {
     throw new TypeError('options.onStderr must be a function');
   }
+  const instances = o.instances ?? 1;
+  if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) {
+    throw new TypeError(
+      `options.instances must be a whole number from 1 to ${MAX_INSTANCES}, got ${String(instances)}`,
+    );
+  }
   return {
     isolation,
+    instances,
     configJson: o.config === undefined ? undefined : configToJson(o.config, 'options.config'),
     workingDir: o.workingDir === undefined ? undefined : checkDirectory(o.workingDir, 'options.workingDir'),
     timeoutMs: checkTimeout(o.timeoutMs, 'options.timeoutMs'),

@@ -1,11 +1,3 @@
-export { type BannerInput, clientConfig, formatBanner } from './bridge/banner.js';
-export {
-  describeLoadFailure,
-  type FailedPlugin,
-  type LoadedPlugin,
-  type LoadOutcome,
-  loadAll,
-} from './bridge/load-all.js';
 export {
   findCollisions,
   type MountEntry,
@@ -22,7 +14,6 @@ export {
   errorToResult,
   PLUGIN_META_KEY,
 } from './bridge/result.js';
-export { type ServeHandle, ServeStartError, type StartOptions, startServe } from './bridge/start.js';
 export type {
   BridgeToolContext,
   BridgeToolDefinition,
@@ -34,19 +25,29 @@ export type {
   ToolHost,
 } from './bridge/types.js';
 export type { ResolvedLoadOptions } from './checks.js';
+export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './errors.js';
+export type { InProcessPlugin } from './inprocess/index.js';
+export { loadPlugin } from './load.js';
+export { type BannerInput, clientConfig, formatBanner } from './serve/banner.js';
 export {
   parseHttpAddress,
   parseServeArgs,
   type ServeArgs,
   type ServeTransport,
   UsageError,
-} from './config/args.js';
-export { ConfigError, loadServeConfig, parseServeConfig } from './config/parse.js';
-export { resolveServePlan, type ServePlan } from './config/plan.js';
-export type { PluginEntry, ServeFileConfig } from './config/types.js';
-export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './errors.js';
-export type { InProcessPlugin } from './inprocess/index.js';
-export { loadPlugin } from './load.js';
+} from './serve/config/args.js';
+export { ConfigError, loadServeConfig, parseServeConfig } from './serve/config/parse.js';
+export { resolveServePlan, type ServePlan } from './serve/config/plan.js';
+export type { PluginEntry, ServeFileConfig } from './serve/config/types.js';
+export {
+  describeLoadFailure,
+  type FailedPlugin,
+  type LoadedPlugin,
+  type LoadOutcome,
+  loadAll,
+} from './serve/load-all.js';
+export { type ServeHandle, ServeStartError, type StartOptions, startServe } from './serve/start.js';
+export type { RegisterTools, ToolsModuleContext } from './serve/tools-modules.js';
 export type {
   CallOptions,
   Isolation,

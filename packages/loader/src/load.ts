@@ -4,9 +4,11 @@
  * Each mode lives in its own folder and exports `load(path, options): Promise<Plugin>`:
  * `./isolated/index.js` (a host process per plugin, the default) and `./inprocess/index.js` (the Node-API
  * addon). The in-process mode is imported only when asked for, so the isolated mode works without the addon.
+ * `instances: N` (N > 1) loads N of them and serves them as one `PluginPool`.
  */
 import { checkLoadOptions, checkPluginPath, type ResolvedLoadOptions } from './checks.js';
 import { HOST_ERROR_CODES, PluginError } from './errors.js';
+import { PluginPool } from './pool.js';
 import type { LoadOptions, Plugin } from './types.js';
 
 /** What a hosting mode module exports. */
@@ -40,5 +42,14 @@ export async function loadPlugin(path: string, options?: LoadOptions): Promise<P
   const resolved = checkLoadOptions(options);
   const mode: HostingMode =
     resolved.isolation === 'none' ? await inProcessMode(absolute) : await import('./isolated/index.js');
-  return mode.load(absolute, resolved);
+  if (resolved.instances === 1) return mode.load(absolute, resolved);
+  const loading = Array.from({ length: resolved.instances }, () => mode.load(absolute, resolved));
+  const settled = await Promise.allSettled(loading);
+  const members = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.allSettled(members.map((p) => p.close()));
+    throw failed.reason;
+  }
+  return new PluginPool(members);
 }

@@ -3,6 +3,8 @@
  * (`isolation: 'process'`, the default, or `isolation: 'none'` for the in-process addon).
  */
 
+import type { CancelHook } from './guard.js';
+
 export type Isolation = 'process' | 'none';
 
 export interface LoadOptions {
@@ -23,6 +25,12 @@ export interface LoadOptions {
    * too). Default: copied to this process's stderr.
    */
   readonly onStderr?: (text: string) => void;
+  /**
+   * How many instances of the plugin to run (default 1), each loaded on its own: its own host process, or its
+   * own thread in-process. Calls go to the least busy one. Instances share no state, so a plugin that keeps
+   * state across calls should stay at 1.
+   */
+  readonly instances?: number;
 }
 
 /** A tool descriptor as the plugin's `list_tools` returned it, after validation. */
@@ -49,6 +57,11 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the load-time `timeoutMs` for this call. */
   readonly timeoutMs?: number;
+  /**
+   * A cheaper way to cancel than `signal`: the plugin registers one hook through `cancel.onAbort(hook)`, and a
+   * call to that hook cancels exactly as an aborted signal does. The server's request context is such an object.
+   */
+  readonly cancel?: CancelHook;
 }
 
 export interface Plugin {
@@ -57,6 +70,8 @@ export interface Plugin {
   readonly path: string;
   readonly apiVersion: number;
   readonly isolation: Isolation;
+  /** How many instances serve the calls (`LoadOptions.instances`; 1 unless asked for more). */
+  readonly instances: number;
   /** The tools `list_tools` returned at load, validated. */
   readonly tools: readonly PluginTool[];
 

@@ -26,6 +26,13 @@ describe('entropic-mcp inspect', () => {
     expect(info).toMatchObject({ name: 'crashy', apiVersion: 1, isolation: 'process' });
     expect(info.tools.map((t: { name: string }) => t.name)).toContain('hang');
   });
+  it('shows the instance count, 1 unless --instances asks for more', () => {
+    expect(run('inspect', fixture('crashy')).stdout).toMatch(/instances\s+1\n/);
+    const r = run('inspect', fixture('crashy'), '--instances', '2', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'crashy', instances: 2 });
+    expect(run('inspect', fixture('crashy'), '--instances', '0').status).toBe(2);
+  });
   const broken: [string, string][] = [
     ['missing-symbols', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
     ['wrong-version', 'ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH (9)'],

@@ -28,7 +28,9 @@ describe('entropic-mcp new-plugin', () => {
     for (const file of ['src/plugin.c', 'Makefile', 'README.md', '.gitignore']) {
       expect(existsSync(join(work, 'hello', file)), file).toBe(true);
     }
-    expect(readFileSync(join(work, 'hello', 'Makefile'), 'utf8')).toContain('entropic-abi include-dir');
+    expect(readFileSync(join(work, 'hello', 'Makefile'), 'utf8')).toContain(
+      'entropic-abi-headers --include-dir',
+    );
 
     const build = sh('make -C hello 2>&1', work);
     expect(build).not.toMatch(/warning/i);

@@ -7,7 +7,10 @@ describe('public surface of @entropic-mcp/server/http', () => {
       'DEFAULT_MAX_BODY_BYTES',
       'HttpServerTransport',
       'MemoryEventStore',
+      'MemoryMessageHub',
+      'MemorySessionRegistry',
       'PRM_PATH',
+      'bearerAuth',
       'createMcpHttpHandler',
       'serveHttp',
     ]);

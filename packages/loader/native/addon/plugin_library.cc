@@ -63,10 +63,8 @@ bool PluginLibrary::Open(const std::string& path, LoadFailure& failure) {
   api_version_ = api_version_fn_();
   if (api_version_ != ENTROPIC_MCP_PLUGIN_API_VERSION) {
     failure.value = ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH;
-    failure.message = "plugin " + path + " was built for plugin API version " + std::to_string(api_version_) +
-                      " but this loader implements version " + std::to_string(ENTROPIC_MCP_PLUGIN_API_VERSION) +
-                      "; rebuild the plugin against the headers of API version " +
-                      std::to_string(ENTROPIC_MCP_PLUGIN_API_VERSION);
+    // The plugin's version alone: the loader's call guard (src/guard.ts) words the refusal for both modes.
+    failure.message = std::to_string(api_version_);
     Close();
     return false;
   }

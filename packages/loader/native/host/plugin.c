@@ -86,10 +86,8 @@ int plugin_load(plugin_t* p, const char* path, load_error_t* err) {
   if (rc == 0) {
     p->api_version = p->api_version_fn();
     if (p->api_version != ENTROPIC_MCP_PLUGIN_API_VERSION) {
-      rc = fail(err, ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH,
-                "%s was built for plugin API version %d but this loader speaks version %d; rebuild it against "
-                "matching headers (entropic-abi include-dir)",
-                path, p->api_version, ENTROPIC_MCP_PLUGIN_API_VERSION);
+      /* The plugin's version alone: the loader's call guard (src/guard.ts) words the refusal for both modes. */
+      rc = fail(err, ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH, "%d", p->api_version);
     }
   }
   if (rc == 0) {

@@ -16,6 +16,7 @@ function plugin(name: string, tools: string[], path = `/p/lib${name}.so`): Plugi
     path,
     apiVersion: 1,
     isolation: 'process',
+    instances: 1,
     tools: list,
     listTools: async () => list,
     execute: async (tool, args) => ({ result: JSON.stringify({ tool, args }), directives: [] }),

@@ -1,7 +1,8 @@
 /** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
-import type { Plugin, PluginTool } from '../types.js';
+import type { CancelHook } from '../guard.js';
+import type { CallOptions, Plugin, PluginTool } from '../types.js';
 import { answerToResult, errorToResult, PLUGIN_META_KEY } from './result.js';
-import type { BridgeToolHandler, MountOptions, ToolHost } from './types.js';
+import type { BridgeToolContext, BridgeToolHandler, MountOptions, ToolHost } from './types.js';
 
 /** A refusal at start-up: two plugins (or a plugin and a TypeScript tool) want the same name. */
 export class ToolCollisionError extends Error {
@@ -29,20 +30,28 @@ export function toolName(plugin: Plugin, tool: PluginTool): string {
   return `${plugin.name}.${tool.name}`;
 }
 
+/**
+ * One handler per tool, built once: per call it makes the call options and the plugin's promise, nothing else.
+ * Cancellation reaches the plugin through the context's `onAbort` hook when the server has one (no AbortSignal
+ * per call), else through `ctx.signal`.
+ */
 function makeHandler(plugin: Plugin, tool: PluginTool, options: MountOptions): BridgeToolHandler {
+  const name = tool.name;
+  const { timeoutMs, onDirectives } = options;
+  const failed = (error: unknown) => errorToResult(error, plugin.name, name);
+  const callOptions = (ctx: BridgeToolContext): CallOptions =>
+    ctx.onAbort === undefined ? { signal: ctx.signal, timeoutMs } : { cancel: ctx as CancelHook, timeoutMs };
+  if (onDirectives === undefined) {
+    return (args, ctx) => plugin.execute(name, args, callOptions(ctx)).then(answerToResult, failed);
+  }
   return async (args, ctx) => {
     try {
-      const callOptions =
-        options.timeoutMs === undefined
-          ? { signal: ctx.signal }
-          : { signal: ctx.signal, timeoutMs: options.timeoutMs };
-      const answer = await plugin.execute(tool.name, args, callOptions);
-      if (answer.directives.length > 0 && options.onDirectives !== undefined) {
-        await options.onDirectives(answer.directives, { plugin: plugin.name, tool: tool.name, args });
-      }
+      const answer = await plugin.execute(name, args, callOptions(ctx));
+      if (answer.directives.length > 0)
+        await onDirectives(answer.directives, { plugin: plugin.name, tool: name, args });
       return answerToResult(answer);
     } catch (error) {
-      return errorToResult(error, plugin.name, tool.name);
+      return failed(error);
     }
   };
 }

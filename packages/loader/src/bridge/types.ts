@@ -25,6 +25,8 @@ export interface BridgeToolResult {
 /** The parts of a tool handler's context the bridge uses. */
 export interface BridgeToolContext {
   readonly signal: AbortSignal;
+  /** The server's cheap cancellation hook (`@entropic-mcp/server` has it); used instead of `signal` when present. */
+  onAbort?(hook: () => void): void;
   progress?(done: number, total?: number, message?: string): void | Promise<void>;
 }
 

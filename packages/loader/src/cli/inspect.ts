@@ -1,10 +1,10 @@
-/** `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--json]`: load, check and describe a plugin. */
+/** `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]`: load, check, describe. */
 import { parseArgs } from 'node:util';
 import { isolationOf, pluginPath, report, runContained, UsageError } from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
 import type { Plugin } from '../types.js';
 
-const USAGE = 'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--json]\n';
+const USAGE = 'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]\n';
 
 function table(plugin: Plugin): string {
   const lines = [
@@ -12,6 +12,7 @@ function table(plugin: Plugin): string {
     `path        ${plugin.path}`,
     `api         ${plugin.apiVersion}`,
     `isolation   ${plugin.isolation}`,
+    `instances   ${plugin.instances}`,
     `tools       ${plugin.tools.length}`,
   ];
   if (plugin.tools.length > 0) {
@@ -30,6 +31,15 @@ function table(plugin: Plugin): string {
   return `${lines.join('\n')}\n`;
 }
 
+function instancesOf(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 256) {
+    throw new UsageError(`--instances expects a whole number from 1 to 256, got "${value}"`);
+  }
+  return n;
+}
+
 export async function run(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({
@@ -37,6 +47,7 @@ export async function run(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         isolation: { type: 'string' },
+        instances: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -53,12 +64,12 @@ export async function run(argv: string[]): Promise<number> {
       const contained = runContained('inspect', argv);
       if (contained !== undefined) return contained;
     }
-    const plugin = await loadPlugin(path, { isolation });
+    const plugin = await loadPlugin(path, { isolation, instances: instancesOf(values.instances) });
     try {
-      const { name, apiVersion, tools } = plugin;
+      const { name, apiVersion, instances, tools } = plugin;
       process.stdout.write(
         values.json
-          ? `${JSON.stringify({ name, path, apiVersion, isolation, tools }, null, 2)}\n`
+          ? `${JSON.stringify({ name, path, apiVersion, isolation, instances, tools }, null, 2)}\n`
           : table(plugin),
       );
     } finally {

@@ -1,8 +1,8 @@
 // `entropic-mcp serve`: C plugins in front of any MCP client, over stdio (default) or Streamable HTTP.
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type ServeHandle, startServe } from '../bridge/start.js';
-import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../config/args.js';
+import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
+import { type ServeHandle, startServe } from '../serve/start.js';
 
 /** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
 const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));

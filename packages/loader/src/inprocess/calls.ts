@@ -9,17 +9,11 @@
  * discarded here.
  */
 import type { PluginError } from '../errors.js';
+import { armCall, type CallLimits, cancelledAlready, STOPPED, type StopCode } from '../guard.js';
 import type { JobKind, NativePlugin } from './binding.js';
-
-export type StopCode = 'ENTROPIC_ERROR_TIMEOUT' | 'ENTROPIC_ERROR_CANCELLED';
 
 /** Builds the error a call stopped early is rejected with. */
 export type StopReason = (code: StopCode, what: string, tool: string | undefined) => PluginError;
-
-export interface CallLimits {
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
-}
 
 /** Turns the text an execute answered into the value its promise resolves with (throws when invalid). */
 export type AnswerDecoder = (text: string | null, tool: string) => unknown;
@@ -27,9 +21,8 @@ export type AnswerDecoder = (text: string | null, tool: string) => unknown;
 interface Waiting {
   resolve(value: unknown): void;
   reject(error: unknown): void;
-  timer: NodeJS.Timeout | undefined;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Clears the time limit and the signal listener, when the call had either. */
+  disarm: (() => void) | undefined;
   /** Set for an execute: the tool it calls; its answer goes through the decoder. */
   tool: string | undefined;
 }
@@ -72,21 +65,13 @@ export class CallTable {
     limits: CallLimits = NO_LIMITS,
     tool?: string,
   ): Promise<unknown> {
-    const { signal, timeoutMs } = limits;
-    if (signal?.aborted) {
-      return Promise.reject(
-        this.#stopped('ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started', tool),
-      );
+    if (cancelledAlready(limits)) {
+      return Promise.reject(this.#stopped('ENTROPIC_ERROR_CANCELLED', STOPPED.cancelledEarly, tool));
     }
     const id = this.#nextId;
     this.#nextId = id === 0xffffffff ? 1 : id + 1;
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = { resolve, reject, timer: undefined, signal, onAbort: undefined, tool };
-      if (timeoutMs > 0) waiting.timer = setTimeout(() => this.#timeout(id, timeoutMs), timeoutMs);
-      if (signal !== undefined) {
-        waiting.onAbort = () => this.#stop(id, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled');
-        signal.addEventListener('abort', waiting.onAbort, { once: true });
-      }
+      const waiting: Waiting = { resolve, reject, disarm: undefined, tool };
       if (this.#waiting.size === 0) this.#native.ref();
       this.#waiting.set(id, waiting);
       this.#heads.push(id, kind);
@@ -95,6 +80,9 @@ export class CallTable {
         this.#flushQueued = true;
         queueMicrotask(this.flush);
       }
+      const disarm = armCall(limits, (code, why) => this.#stop(id, code, why));
+      if (this.#waiting.get(id) === waiting) waiting.disarm = disarm;
+      else disarm?.(); // the cancel hook fired at once
     });
   }
 
@@ -113,7 +101,7 @@ export class CallTable {
     }
     if (this.#native.submit(new Uint32Array(heads), text)) return;
     for (let i = 0; i < heads.length; i += 2) {
-      this.#stop(heads[i] as number, 'ENTROPIC_ERROR_CANCELLED', 'was dropped: the instance was shut down');
+      this.#stop(heads[i] as number, 'ENTROPIC_ERROR_CANCELLED', STOPPED.dropped);
     }
   };
 
@@ -153,10 +141,6 @@ export class CallTable {
     return [keptHeads, keptText];
   }
 
-  #timeout(id: number, ms: number): void {
-    this.#stop(id, 'ENTROPIC_ERROR_TIMEOUT', `did not answer within ${ms} ms`);
-  }
-
   #stop(id: number, code: StopCode, what: string): void {
     const waiting = this.#waiting.get(id);
     if (waiting === undefined) return;
@@ -168,8 +152,7 @@ export class CallTable {
 
   #forget(id: number, waiting: Waiting): void {
     this.#waiting.delete(id);
-    if (waiting.timer !== undefined) clearTimeout(waiting.timer);
-    if (waiting.onAbort !== undefined) waiting.signal?.removeEventListener('abort', waiting.onAbort);
+    waiting.disarm?.();
     if (this.#waiting.size === 0) this.#native.unref();
   }
 }

@@ -12,11 +12,20 @@ import {
   configToJson,
   type ResolvedLoadOptions,
 } from '../checks.js';
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import type { PluginError } from '../errors.js';
+import {
+  type CallLimits,
+  type CallSite,
+  callSite,
+  closedError,
+  loadRefusal,
+  type StopCode,
+  stoppedError,
+} from '../guard.js';
 import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '../types.js';
 import { parseAnswer, parseToolList } from '../validate.js';
 import { type Addon, JobKind, type NativePlugin } from './binding.js';
-import { type CallLimits, CallTable, type StopCode } from './calls.js';
+import { CallTable } from './calls.js';
 import { track, untrack } from './exit.js';
 
 /** A plugin hosted in-process; it adds a synchronous call path to the `Plugin` surface. */
@@ -31,6 +40,7 @@ export interface InProcessPlugin extends Plugin {
 
 export class InProcessHost implements InProcessPlugin {
   readonly isolation: Isolation = 'none';
+  readonly instances = 1;
   readonly path: string;
   name = '';
   apiVersion = 0;
@@ -64,7 +74,8 @@ export class InProcessHost implements InProcessPlugin {
       if (options.configJson !== undefined) await this.#call(JobKind.configure, options.configJson);
       if (options.workingDir !== undefined) await this.#call(JobKind.setWorkingDir, options.workingDir);
       this.tools = Object.freeze(await this.listTools());
-    } catch (error) {
+    } catch (failure) {
+      const error = loadRefusal(failure, this.path);
       // A step that timed out may still be inside the plugin; the destroy then runs after it, unawaited.
       const closing = this.close();
       if ((error as PluginError).code !== 'ENTROPIC_ERROR_TIMEOUT') await closing;
@@ -81,8 +92,7 @@ export class InProcessHost implements InProcessPlugin {
     try {
       const name = checkToolName(tool);
       const json = argsToJson(args);
-      const limits =
-        options === undefined ? this.#defaults : checkCallOptions(options, this.#defaults.timeoutMs);
+      const limits = checkCallOptions(options, this.#defaults);
       return this.#call(JobKind.execute, name, json, limits, name) as Promise<PluginAnswer>;
     } catch (error) {
       return Promise.reject(error);
@@ -119,26 +129,15 @@ export class InProcessHost implements InProcessPlugin {
     return this.#calls.start(kind, first, second, limits, tool);
   }
 
-  #stoppedError(code: StopCode, what: string, tool: string | undefined): PluginError {
-    const call = tool === undefined ? 'a call' : `execute of tool "${tool}"`;
-    const late =
-      code === 'ENTROPIC_ERROR_TIMEOUT'
-        ? ' (an in-process call cannot be interrupted: it runs on, and its answer is discarded)'
-        : '';
-    const plugin = this.name === '' ? undefined : this.name;
-    return new PluginError(code, `${describePlugin(this.path, plugin)}: ${call} ${what}${late}`, {
-      path: this.path,
-      plugin,
-      tool,
-    });
+  #stoppedError(code: StopCode, why: string, tool: string | undefined): PluginError {
+    return stoppedError(this.#site(tool), code, why);
   }
 
   #closedError(tool: string | undefined): PluginError {
-    const what = tool === undefined ? 'a call' : `execute of tool "${tool}"`;
-    return new PluginError(
-      HOST_ERROR_CODES.closed,
-      `${describePlugin(this.path, this.name)} is closed; ${what} came after close()`,
-      { path: this.path, plugin: this.name, tool },
-    );
+    return closedError(this.#site(tool));
+  }
+
+  #site(tool: string | undefined): CallSite {
+    return callSite(this.path, this.name, tool);
   }
 }

@@ -1,16 +1,12 @@
 /**
- * Finds the plugin host executable, in this order: the `hostPath` option, the `ENTROPIC_PLUGIN_HOST`
- * environment variable, the prebuild for this platform (`prebuilds/<platform>-<arch>/`), the local build
- * (`build/Release/`, then `build/Debug/`).
+ * Finds the plugin host executable: the `hostPath` option, else the `ENTROPIC_PLUGIN_HOST` environment
+ * variable, else the first of `hostCandidates()` (see `../native-files.ts`) that can be run.
  */
-import { accessSync, chmodSync, constants } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { accessSync, chmodSync, constants, existsSync } from 'node:fs';
 import { HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { buildAdvice, HOST_NAME, hostCandidates, platformLabel } from '../native-files.js';
 
-export const HOST_NAME = 'entropic_plugin_host';
-
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { HOST_NAME, hostCandidates };
 
 function executable(path: string): boolean {
   try {
@@ -21,24 +17,14 @@ function executable(path: string): boolean {
   }
 }
 
-/** `pnpm pack` drops the executable bit of the prebuilt host; give it back when the file is there. */
-function restorePrebuildMode(): void {
-  const [prebuild] = hostCandidates();
-  if (prebuild === undefined || executable(prebuild)) return;
+/** Some packers drop the executable bit of a prebuilt host; give it back when the file is there. */
+function restoreMode(path: string): void {
+  if (!existsSync(path) || executable(path)) return;
   try {
-    chmodSync(prebuild, 0o755);
+    chmodSync(path, 0o755);
   } catch {
     // read-only install: the next candidates are tried
   }
-}
-
-export function hostCandidates(): string[] {
-  const prebuild = join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`, HOST_NAME);
-  return [
-    prebuild,
-    join(packageRoot, 'build', 'Release', HOST_NAME),
-    join(packageRoot, 'build', 'Debug', HOST_NAME),
-  ];
 }
 
 export function findHost(explicit: string | undefined, pluginPath: string): string {
@@ -53,13 +39,14 @@ export function findHost(explicit: string | undefined, pluginPath: string): stri
       },
     );
   }
-  restorePrebuildMode();
-  const found = hostCandidates().find(executable);
+  const candidates = hostCandidates();
+  for (const path of candidates) restoreMode(path);
+  const found = candidates.find(executable);
   if (found !== undefined) return found;
   throw new PluginError(
     HOST_ERROR_CODES.unavailable,
-    `no ${HOST_NAME} executable found (looked at ${hostCandidates().join(', ')}); build it with ` +
-      '`pnpm --filter @entropic-mcp/loader build` or set ENTROPIC_PLUGIN_HOST',
+    `no ${HOST_NAME} executable for ${platformLabel()} (looked at ${candidates.join(', ')}); ` +
+      `${buildAdvice()}; or set ENTROPIC_PLUGIN_HOST`,
     { path: pluginPath },
   );
 }

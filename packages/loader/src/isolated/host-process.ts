@@ -1,11 +1,12 @@
 /**
  * One running plugin host process: spawns it, reads its first frame (ready or load error), writes request
- * frames in batches (one pipe write per turn of the event loop, from setImmediate), hands answer frames back by id, and reports
+ * frames in batches (one pipe write per burst of calls, from a microtask), hands answer frames back by id, and reports
  * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { loadRefusal } from '../guard.js';
 import { encodeRequest, FrameReader, type Op, Status } from './frames.js';
 
 export interface HostReady {
@@ -86,7 +87,7 @@ export class HostProcess {
     this.#queue.push(encodeRequest(id, op, parts));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      setImmediate(() => this.#flush());
+      queueMicrotask(() => this.#flush());
     }
   }
 
@@ -138,7 +139,9 @@ export class HostProcess {
       const text = payload.toString('utf8', 4);
       const nul = text.indexOf('\0');
       const message = nul < 0 ? text : text.slice(nul + 1);
-      settle.reject(PluginError.fromValue(payload.readInt32LE(0), message, { path }));
+      settle.reject(
+        loadRefusal(PluginError.fromValue(payload.readInt32LE(0), message, { path }), path) as Error,
+      );
     } else {
       settle.reject(
         new PluginError(

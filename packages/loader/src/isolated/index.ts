@@ -11,7 +11,17 @@ import {
   configToJson,
   type ResolvedLoadOptions,
 } from '../checks.js';
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import {
+  armCall,
+  type CallLimits,
+  type CallSite,
+  callSite,
+  cancelledAlready,
+  closedError,
+  loadTimeoutError,
+  STOPPED,
+  stoppedError,
+} from '../guard.js';
 import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '../types.js';
 import { parseAnswer, parseToolList } from '../validate.js';
 import { findHost } from './find-host.js';
@@ -27,19 +37,20 @@ interface CallSpec {
 
 class IsolatedPlugin implements Plugin {
   readonly isolation: Isolation = 'process';
+  readonly instances = 1;
   readonly path: string;
   name = '';
   apiVersion = 0;
   tools: readonly PluginTool[] = [];
   #session: HostSession;
-  #timeoutMs: number;
+  #limits: CallLimits;
   #config: string | undefined;
   #workingDir: string | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(path: string, options: ResolvedLoadOptions) {
     this.path = path;
-    this.#timeoutMs = options.timeoutMs;
+    this.#limits = { timeoutMs: options.timeoutMs };
     const spawn = {
       hostPath: findHost(options.hostPath, path),
       pluginPath: path,
@@ -73,10 +84,7 @@ class IsolatedPlugin implements Plugin {
     if (ms <= 0) return loading;
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const message = `${describePlugin(this.path)} did not finish loading within ${ms} ms`;
-        reject(new PluginError('ENTROPIC_ERROR_TIMEOUT', message, { path: this.path }));
-      }, ms);
+      timer = setTimeout(() => reject(loadTimeoutError(this.path, ms)), ms);
     });
     return Promise.race([loading, limit]).finally(() => clearTimeout(timer));
   }
@@ -132,79 +140,44 @@ class IsolatedPlugin implements Plugin {
   }
 
   #call<T>(spec: CallSpec, options?: CallOptions): Promise<T> {
-    if (this.#closing !== undefined) {
-      const what = spec.tool === undefined ? 'a call' : `execute of tool "${spec.tool}"`;
-      return Promise.reject(
-        new PluginError(
-          HOST_ERROR_CODES.closed,
-          `${describePlugin(this.path, this.name)} is closed; ${what} came after close()`,
-          {
-            path: this.path,
-            plugin: this.name,
-            tool: spec.tool,
-          },
-        ),
-      );
+    if (this.#closing !== undefined) return Promise.reject(closedError(this.#site(spec.tool)));
+    const limits = checkCallOptions(options, this.#limits);
+    if (cancelledAlready(limits)) {
+      const error = stoppedError(this.#site(spec.tool), 'ENTROPIC_ERROR_CANCELLED', STOPPED.cancelledEarly);
+      return Promise.reject(error);
     }
-    const { signal, timeoutMs } = checkCallOptions(options, this.#timeoutMs);
-    let resolve!: (value: T) => void;
-    let reject!: (error: Error) => void;
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const call: Call = {
-      op: spec.op,
-      parts: spec.parts,
-      tool: spec.tool,
-      decode: spec.decode,
-      settled: false,
-      resolve: resolve as (value: unknown) => void,
-      reject,
-    };
-    if (signal === undefined && timeoutMs === 0) {
-      // The common case: nothing to clean up when the answer comes.
+    return new Promise<T>((resolve, reject) => {
+      const call: Call = {
+        op: spec.op,
+        parts: spec.parts,
+        tool: spec.tool,
+        decode: spec.decode,
+        settled: false,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
       this.#session.submit(call);
-      return promise;
-    }
-    if (signal?.aborted) {
-      call.settled = true;
-      reject(this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled before it started'));
-      return promise;
-    }
-    const onAbort = () =>
-      this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_CANCELLED', 'was cancelled'));
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            const what = `did not answer within ${timeoutMs} ms`;
-            this.#session.abandon(call, this.#stopped(spec, 'ENTROPIC_ERROR_TIMEOUT', what));
-          }, timeoutMs)
-        : undefined;
-    const done = () => {
-      if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    call.resolve = (value) => {
-      done();
-      resolve(value as T);
-    };
-    call.reject = (error) => {
-      done();
-      reject(error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.#session.submit(call);
-    return promise;
+      const disarm = armCall(limits, (code, why) =>
+        this.#session.abandon(call, stoppedError(this.#site(spec.tool), code, why)),
+      );
+      if (disarm === undefined) return;
+      if (call.settled) {
+        disarm(); // the cancel hook fired at once
+        return;
+      }
+      call.resolve = (value) => {
+        disarm();
+        resolve(value as T);
+      };
+      call.reject = (error) => {
+        disarm();
+        reject(error);
+      };
+    });
   }
 
-  #stopped(spec: CallSpec, code: string, what: string): PluginError {
-    const call = spec.tool === undefined ? 'a call' : `execute of tool "${spec.tool}"`;
-    return new PluginError(code, `${describePlugin(this.path, this.name)}: ${call} ${what}`, {
-      path: this.path,
-      plugin: this.name,
-      tool: spec.tool,
-    });
+  #site(tool: string | undefined): CallSite {
+    return callSite(this.path, this.name, tool);
   }
 }
 

@@ -1,5 +1,6 @@
 /*
- * One tool per way a plugin call can go wrong, for the fault tests of `entropic-mcp serve`.
+ * One tool per way a plugin call can go wrong, for the fault tests of `entropic-mcp serve`, plus `spin` (a
+ * CPU-bound call, 2 ms of CPU by default) and `pid` (which process served the call) for the instance tests.
  * Built with -DPLUGIN_NAME='"..."' (the name is the tool prefix), so two copies can serve side by side.
  */
 #include <entropic/interfaces/i_mcp_server.h>
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PLUGIN_NAME
@@ -48,6 +50,17 @@ static int number(const char *args, const char *key, int fallback) {
   return at != NULL ? atoi(at + strlen(key)) : fallback;
 }
 
+/* Keeps a core busy for `us` microseconds of this thread's CPU time: a CPU-bound tool. */
+static void spin_us(int us) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  volatile unsigned long sink = 0;
+  do {
+    for (int i = 0; i < 1000; i++) sink += (unsigned long)i;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1000000L + (now.tv_nsec - start.tv_nsec) / 1000L < us);
+}
+
 int entropic_plugin_api_version(void) { return ENTROPIC_MCP_PLUGIN_API_VERSION; }
 entropic_mcp_server_t entropic_create_server(void) { return calloc(1, sizeof(struct entropic_mcp_server)); }
 const char *entropic_mcp_server_name(entropic_mcp_server_t s) {
@@ -60,7 +73,7 @@ char *entropic_mcp_server_list_tools(entropic_mcp_server_t s) {
   (void)s;
   return copy("[" TOOL("echo") "," TOOL("segfault") "," TOOL("abort") "," TOOL("hang") "," TOOL("null") ","
               TOOL("invalid_json") "," TOOL("non_object") "," TOOL("missing_result") "," TOOL("huge") ","
-              TOOL("noise") "," TOOL("slow") "]");
+              TOOL("noise") "," TOOL("slow") "," TOOL("spin") "," TOOL("pid") "]");
 }
 
 char *entropic_mcp_server_execute(entropic_mcp_server_t s, const char *tool, const char *args) {
@@ -84,6 +97,16 @@ char *entropic_mcp_server_execute(entropic_mcp_server_t s, const char *tool, con
     fflush(stdout);
     if (write(1, "raw noise\n", 10) < 0) return NULL;
     return answer("quiet answer");
+  }
+  if (strcmp(tool, "spin") == 0) {
+    spin_us(number(args, "\"us\":", 2000));
+    return answer("spun");
+  }
+  if (strcmp(tool, "pid") == 0) {
+    usleep((useconds_t)number(args, "\"ms\":", 0) * 1000u);
+    char text[32];
+    snprintf(text, sizeof text, "%ld", (long)getpid());
+    return answer(text);
   }
   if (strcmp(tool, "slow") == 0) {
     usleep((useconds_t)number(args, "\"ms\":", 300) * 1000u);

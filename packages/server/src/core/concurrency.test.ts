@@ -162,6 +162,27 @@ describe('cancellation and progress', () => {
     expect(peer.received.filter((m) => m.id === 'w')).toHaveLength(0);
   });
 
+  it('ctx.onAbort hears a cancellation without a signal, and at once when registered after it', async () => {
+    const server = new McpServer({ name: 'c', version: '1' });
+    const heard: string[] = [];
+    server.addTool({ name: 'hooked' }, (_a, ctx) => {
+      return new Promise((resolve) => {
+        ctx.onAbort(() => {
+          heard.push('early');
+          setTimeout(() => ctx.onAbort(() => heard.push('late')), 5);
+          setTimeout(() => resolve({ content: [] }), 20);
+        });
+      });
+    });
+    const { peer } = await initializedPeer(server);
+    void peer.request('tools/call', { name: 'hooked' }, 'h');
+    await sleep(10);
+    await peer.notify('notifications/cancelled', { requestId: 'h' });
+    await sleep(60);
+    expect(heard).toEqual(['early', 'late']);
+    expect(peer.received.filter((m) => m.id === 'h')).toHaveLength(0);
+  });
+
   it('a signal first read after cancellation is already aborted', async () => {
     const server = new McpServer({ name: 'c', version: '1' });
     let aborted: boolean | undefined;

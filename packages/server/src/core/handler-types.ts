@@ -1,6 +1,7 @@
 /** What handlers receive and return. */
 
 import type { ClientContext } from './protocol.js';
+import type { ToolArgs, ToolSchema, ToolStructured } from './schema-types.js';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -66,6 +67,8 @@ export type InputResults<T extends InputRequests> = { [K in keyof T]: InputResul
 export interface HandlerContext {
   /** Aborted when the client cancels the request, the handler times out or the connection closes. */
   readonly signal: AbortSignal;
+  /** Calls `hook` once when the request is aborted (at once if it already was); cheaper than `signal`. */
+  onAbort(hook: () => void): void;
   readonly requestId: RequestId;
   /** The client as it presented itself for this request (protocol version, capabilities, info). */
   readonly client: ClientContext;
@@ -120,7 +123,11 @@ export interface HandlerContext {
 
 export type Awaitable<T> = T | Promise<T>;
 
-export type ToolHandler = (args: Record<string, unknown>, ctx: HandlerContext) => Awaitable<ToolResult>;
+/** A tool's handler; its arguments and `structuredContent` are typed from the tool's schemas. */
+export type ToolHandler<
+  Input extends ToolSchema | undefined = undefined,
+  Output extends ToolSchema | undefined = undefined,
+> = (args: ToolArgs<Input>, ctx: HandlerContext) => Awaitable<ToolResult<ToolStructured<Output>>>;
 export type ResourceReader = (
   uri: string,
   ctx: HandlerContext,

@@ -11,11 +11,12 @@ import type {
   ToolHandler,
 } from './handler-types.js';
 import type { Kind, RegistryHost } from './host.js';
-import type { Registry } from './registry.js';
+import type { Registry, ToolEntry } from './registry.js';
 import { wireOf } from './registry.js';
+import type { ToolSchema } from './schema-types.js';
+import { compileToolSchema } from './tool-schema.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
-import { compileSchema } from './validator.js';
 
 export type { Kind } from './host.js';
 
@@ -77,26 +78,53 @@ function register<D extends object, H, E extends { wire: Record<string, unknown>
   };
 }
 
-export function addToolTo(server: RegistryHost, definition: ToolDefinition, handler: ToolHandler) {
+export function addToolTo<I extends ToolSchema | undefined, O extends ToolSchema | undefined>(
+  server: RegistryHost,
+  definition: ToolDefinition<I, O>,
+  handler: ToolHandler<I, O>,
+): Registration<ToolDefinition<I, O>, ToolHandler<I, O>> {
   const name = requireString(definition?.name, 'tool name');
   return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', buildTool, definition, handler);
 }
 
-function buildTool(definition: ToolDefinition, handler: ToolHandler) {
+function buildTool<I extends ToolSchema | undefined, O extends ToolSchema | undefined>(
+  definition: ToolDefinition<I, O>,
+  handler: ToolHandler<I, O>,
+): ToolEntry {
   requireFunction(handler, `the handler of tool "${definition.name}"`);
   if (definition.name !== undefined && typeof definition.name !== 'string') {
     throw new LocalError('INVALID_ARGUMENT', 'tool name must be a string');
   }
-  const inputSchema = definition.inputSchema ?? DEFAULT_INPUT_SCHEMA;
-  const validateInput =
+  const scopes = definition.scopes;
+  if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string'))) {
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `the scopes of tool "${definition.name}" must be an array of strings`,
+    );
+  }
+  const input =
     definition.inputSchema === undefined
       ? undefined
-      : compileSchema(definition.inputSchema, `inputSchema of tool "${definition.name}"`);
-  const validateOutput =
+      : compileToolSchema(definition.inputSchema, `inputSchema of tool "${definition.name}"`, 'input');
+  const output =
     definition.outputSchema === undefined
       ? undefined
-      : compileSchema(definition.outputSchema, `outputSchema of tool "${definition.name}"`);
-  return { wire: wireOf({ ...definition, inputSchema }), handler, validateInput, validateOutput };
+      : compileToolSchema(definition.outputSchema, `outputSchema of tool "${definition.name}"`, 'output');
+  const wire = wireOf(
+    {
+      ...definition,
+      inputSchema: input?.wire ?? DEFAULT_INPUT_SCHEMA,
+      outputSchema: output?.wire,
+    },
+    ['scopes'],
+  );
+  return {
+    wire,
+    handler: handler as unknown as ToolEntry['handler'],
+    validateInput: input?.check,
+    validateOutput: output?.check,
+    scopes: scopes === undefined || scopes.length === 0 ? undefined : [...scopes],
+  };
 }
 
 export function addResourceTo(server: RegistryHost, definition: ResourceDefinition, read: ResourceReader) {

@@ -12,15 +12,17 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { Check } from './tool-schema.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import type { UriTemplate } from './uri-template.js';
-import type { Validator } from './validator.js';
 
 export interface ToolEntry {
   wire: Record<string, unknown>;
   handler: ToolHandler;
-  validateInput: Validator | undefined;
-  validateOutput: Validator | undefined;
+  validateInput: Check | undefined;
+  validateOutput: Check | undefined;
+  /** OAuth scopes a caller needs (checked by authenticated HTTP transports), if any. */
+  scopes: readonly string[] | undefined;
 }
 export interface ResourceEntry {
   wire: Record<string, unknown>;

@@ -34,6 +34,7 @@ export class RequestState implements MethodContext, Served {
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;
+  private abortHook: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -57,6 +58,11 @@ export class RequestState implements MethodContext, Served {
 
   get protocolVersion(): string {
     return this.client.protocolVersion;
+  }
+
+  onAbort(hook: () => void): void {
+    if (this.aborted) hook();
+    else this.abortHook = hook;
   }
 
   get sessionId(): string | undefined {
@@ -128,6 +134,7 @@ export class RequestState implements MethodContext, Served {
     this.aborted = true;
     this.abortReason = reason;
     this.controller?.abort(reason);
+    this.abortHook?.();
   }
 
   /** Mark answered; true for the first caller only. Frees the slot and the in-flight entry. */

@@ -31,6 +31,7 @@ import {
   wireOf,
 } from './registry.js';
 import { Scheduler } from './scheduler.js';
+import type { ToolSchema } from './schema-types.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
 import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
@@ -94,7 +95,13 @@ export class McpServer implements ServerHost {
 
   // Registration
 
-  addTool(definition: ToolDefinition, handler: ToolHandler): Registration<ToolDefinition, ToolHandler> {
+  addTool<
+    const Input extends ToolSchema | undefined = undefined,
+    const Output extends ToolSchema | undefined = undefined,
+  >(
+    definition: ToolDefinition<Input, Output>,
+    handler: ToolHandler<Input, Output>,
+  ): Registration<ToolDefinition<Input, Output>, ToolHandler<Input, Output>> {
     return addToolTo(this, definition, handler);
   }
 

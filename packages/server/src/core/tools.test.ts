@@ -32,7 +32,7 @@ function server() {
     { name: 'bad_output', outputSchema: { type: 'object', properties: { v: { type: 'string' } } } },
     () => ({
       content: [],
-      structuredContent: { v: 5 },
+      structuredContent: { v: 5 as unknown as string }, // wrong on purpose
     }),
   );
   s.addTool({ name: 'no_structured', outputSchema: { type: 'object' } }, () => ({ content: [] }));

@@ -1,5 +1,7 @@
 /** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
 
+import type { ToolSchema } from './schema-types.js';
+
 export type JsonSchema = Record<string, unknown>;
 export type Meta = Record<string, unknown>;
 
@@ -93,9 +95,9 @@ export interface ResourceLink {
 }
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-export interface ToolResult {
+export interface ToolResult<Structured = Record<string, unknown>> {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: Structured;
   isError?: boolean;
   _meta?: Meta;
 }
@@ -108,13 +110,26 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
-export interface ToolDefinition {
+export interface ToolDefinition<
+  Input extends ToolSchema | undefined = ToolSchema | undefined,
+  Output extends ToolSchema | undefined = ToolSchema | undefined,
+> {
   name: string;
   title?: string;
   description?: string;
-  /** JSON Schema (2020-12 unless `$schema` names draft-07). Defaults to an object with any properties. */
-  inputSchema?: JsonSchema;
-  outputSchema?: JsonSchema;
+  /**
+   * JSON Schema (2020-12 unless `$schema` names draft-07), or a Standard Schema with the JSON Schema
+   * extension (zod 4, arktype, valibot via toStandardJsonSchema). Defaults to an object with any
+   * properties. Handler arguments are typed from it.
+   */
+  inputSchema?: Input;
+  /** Same kinds as inputSchema; `structuredContent` is typed from it and validated against it. */
+  outputSchema?: Output;
+  /**
+   * OAuth scopes a caller's token must hold to call this tool over authenticated HTTP; without them
+   * the call is refused with 403 insufficient_scope. Not sent on the wire.
+   */
+  scopes?: readonly string[];
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Meta;

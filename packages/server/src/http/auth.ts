@@ -4,7 +4,8 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpAuthOptions } from './options.js';
+import { type BearerVerifierOptions, createBearerVerifier } from '../auth/bearer.js';
+import type { HttpAuthOptions, ProtectedResourceMetadata } from './options.js';
 import { sendJsonError } from './reply.js';
 
 export const PRM_PATH = '/.well-known/oauth-protected-resource';
@@ -13,6 +14,9 @@ export const PRM_PATH = '/.well-known/oauth-protected-resource';
 export interface AuthRefusal {
   readonly status?: number;
   readonly scope?: string;
+  /** RFC 6750 error code for a 401 (`invalid_token` when a token was sent, by default). */
+  readonly error?: 'invalid_request' | 'invalid_token';
+  /** Sent as `error_description`. */
   readonly message?: string;
 }
 
@@ -68,25 +72,60 @@ export async function runAuth(
     return await auth.authenticate(req);
   } catch (error) {
     const refusal = (typeof error === 'object' && error !== null ? error : {}) as AuthRefusal;
-    const params = [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
     if (refusal.status === 403) {
-      params.unshift('error="insufficient_scope"');
-      if (typeof refusal.scope === 'string') params.push(`scope="${quoteSafe(refusal.scope)}"`);
-      sendJsonError(res, 403, -32000, 'Forbidden: insufficient scope', {
-        'www-authenticate': `Bearer ${params.join(', ')}`,
-      });
+      refuseScope(req, res, endpointPath, typeof refusal.scope === 'string' ? refusal.scope : undefined);
       return REFUSED;
     }
-    if (req.headers.authorization !== undefined) params.unshift('error="invalid_token"');
-    sendJsonError(res, 401, -32000, 'Unauthorized: a valid bearer token is required', {
-      'www-authenticate': `Bearer ${params.join(', ')}`,
-    });
+    const params = [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
+    const code = refusal.error ?? (req.headers.authorization !== undefined ? 'invalid_token' : undefined);
+    if (code !== undefined) {
+      params.unshift(`error="${quoteSafe(code)}"`);
+      if (refusal.error !== undefined && typeof refusal.message === 'string')
+        params.splice(1, 0, `error_description="${quoteSafe(refusal.message)}"`);
+    }
+    const status = code === 'invalid_request' ? 400 : 401;
+    const text =
+      status === 400
+        ? 'Bad Request: malformed Authorization header'
+        : 'Unauthorized: a valid bearer token is required';
+    sendJsonError(res, status, -32000, text, { 'www-authenticate': `Bearer ${params.join(', ')}` });
     return REFUSED;
   }
+}
+
+/** 403 insufficient_scope (RFC 6750 §3.1), naming the scopes the request needs. */
+export function refuseScope(
+  req: IncomingMessage,
+  res: ServerResponse,
+  endpointPath: string,
+  scope: string | undefined,
+): void {
+  const params = ['error="insufficient_scope"'];
+  if (scope !== undefined) params.push(`scope="${quoteSafe(scope)}"`);
+  params.push(`resource_metadata="${metadataUrl(req, endpointPath)}"`);
+  const needs = scope === undefined ? 'insufficient scope' : `this request needs scope "${quoteSafe(scope)}"`;
+  sendJsonError(res, 403, -32000, `Forbidden: ${needs}`, {
+    'www-authenticate': `Bearer ${params.join(', ')}`,
+  });
+}
+
+/** Auth options for the handler that verify bearer tokens (JWT with JWKS, or static tokens). */
+export function bearerAuth(
+  options: BearerVerifierOptions & { readonly resourceMetadata?: ProtectedResourceMetadata },
+): HttpAuthOptions {
+  const verifier = createBearerVerifier(options);
+  return {
+    resourceMetadata: options.resourceMetadata,
+    async authenticate(req) {
+      const verdict = await verifier.verify(req.headers.authorization);
+      if (verdict.ok) return verdict.info;
+      throw { status: 401, error: verdict.error, message: verdict.description } satisfies AuthRefusal;
+    },
+  };
 }
 
 export const REFUSED: unique symbol = Symbol('refused');
 
 function quoteSafe(value: string): string {
-  return value.replace(/["\\]/g, '');
+  return value.replace(/[^ -~]|["\\]/g, ''); // printable ASCII only, no quote or backslash
 }

@@ -6,10 +6,11 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
-import { REFUSED, runAuth, serveMetadata } from './auth.js';
+import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
 import { BodyTooLargeError, readBody } from './body.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { httpEra } from './era.js';
@@ -21,17 +22,22 @@ import {
   checkProtocolVersion,
   type Refusal,
 } from './guards.js';
-import { type ModernServer, nodeView, postModern } from './modern-post.js';
+import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError } from './reply.js';
 import { SessionTable } from './sessions.js';
+import { SharedSessions, SharedStateUnavailable } from './shared-sessions.js';
 import { HttpServerTransport } from './transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
-export interface ConnectableServer {
+export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
-  /** The tools, when the server has them: their `x-mcp-header` parameters are checked (2026-07-28). */
-  readonly tools?: ModernServer['tools'];
+  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
+  readonly tools?: {
+    get(
+      name: string,
+    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
+  };
 }
 
 export interface McpHttpHandler {
@@ -51,11 +57,26 @@ export function createMcpHttpHandler(
   options?: McpHttpHandlerOptions,
 ): McpHttpHandler {
   const opts = resolveHandlerOptions(options);
-  const sessions = new SessionTable(opts.sessionIdleTimeoutMs);
+  const shared =
+    opts.sharedSessions === undefined
+      ? undefined
+      : new SharedSessions({
+          state: opts.sharedSessions,
+          ttlMs: opts.sessionIdleTimeoutMs || 24 * 3_600_000,
+          open: (sessionId) => connectedHere(newTransport(sessionId)),
+          report: (error) => report(error),
+        });
+  const sessions = new SessionTable(
+    opts.sessionIdleTimeoutMs,
+    shared === undefined ? undefined : (transport) => void transport.close(false),
+  );
   const store =
     opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
   const allowHeader = opts.stateless ? 'POST' : 'GET, POST, DELETE';
-  const onEnd = (transport: HttpServerTransport): void => sessions.remove(transport);
+  const onEnd = (transport: HttpServerTransport): void => {
+    sessions.remove(transport);
+    shared?.detach(transport);
+  };
   const report = (error: unknown): void =>
     opts.onError?.(error instanceof Error ? error : new Error(String(error)));
   const modernOptions = { jsonResponse: opts.jsonResponse, keepAliveMs: opts.keepAliveMs, report };
@@ -68,7 +89,26 @@ export function createMcpHttpHandler(
       retryMs: opts.retryMs,
       maxBacklog: opts.maxStandaloneBacklog,
       onEnd,
+      ...(shared === undefined || sessionId === undefined
+        ? {}
+        : {
+            nodeId: shared.nodeId,
+            elsewhere: (message) => shared.elsewhere(sessionId, message),
+            onInitialized: shared.onInitialized,
+          }),
     });
+  /** A restored session: in the table and connected, or undefined when the server refused it. */
+  async function connectedHere(fresh: HttpServerTransport): Promise<HttpServerTransport | undefined> {
+    sessions.add(fresh);
+    try {
+      await server.connect(fresh);
+      return fresh;
+    } catch (error) {
+      report(error);
+      await fresh.close(false);
+      return undefined;
+    }
+  }
 
   async function post(req: IncomingMessage, res: ServerResponse, auth: unknown): Promise<void> {
     try {
@@ -92,9 +132,14 @@ export function createMcpHttpHandler(
         return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
       const msg = message as JsonRpcMessage;
+      if (opts.auth !== undefined && lacksScope(req, res, msg, auth)) return;
       const found = sessionFor(req, res, msg, kind);
       const transport = found instanceof Promise ? await found : found;
       if (transport === undefined) return;
+      if (shared !== undefined && transport.sessionId !== undefined) {
+        if (kind === 'request') await shared.noteRequest(transport, msg);
+        else await shared.forward(transport, msg);
+      }
       const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
       if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
       else {
@@ -103,19 +148,20 @@ export function createMcpHttpHandler(
           setImmediate(() => void transport.close());
       }
     } catch (error) {
-      fail(res, error);
+      if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
+      else fail(res, error);
     }
   }
 
   /** A JSON-RPC batch: only in a session that negotiated 2025-03-26, the one revision that had them. */
-  function postBatch(
+  async function postBatch(
     req: IncomingMessage,
     res: ServerResponse,
     messages: unknown[],
     auth: unknown,
     version: string | undefined,
-  ): void {
-    const transport = opts.stateless ? undefined : existing(res, req.headers['mcp-session-id']);
+  ): Promise<void> {
+    const transport = opts.stateless ? undefined : await existing(res, req.headers['mcp-session-id']);
     if (!opts.stateless && transport === undefined) return;
     const ids: RequestId[] = [];
     const problem = batchProblem(transport, messages, ids);
@@ -123,8 +169,16 @@ export function createMcpHttpHandler(
       sendJsonError(res, 400, -32600, `Invalid Request: ${problem ?? 'JSON-RPC batches need a session'}`);
       return;
     }
+    if (opts.auth !== undefined && messages.some((m) => lacksScope(req, res, m, auth))) return;
     const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
     transport.acceptBatch(res, messages as JsonRpcMessage[], ids, context);
+  }
+
+  /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
+  function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
+    const missing = missingScopes(server, message, auth);
+    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    return missing !== undefined;
   }
 
   /**
@@ -150,6 +204,7 @@ export function createMcpHttpHandler(
       }
       const transport = newTransport(randomUUID());
       sessions.add(transport);
+      if (shared !== undefined) shared.attach(transport);
       return connected(res, transport);
     }
     return existing(res, sessionId);
@@ -158,14 +213,29 @@ export function createMcpHttpHandler(
   function existing(
     res: ServerResponse,
     sessionId: string | string[] | undefined,
-  ): HttpServerTransport | undefined {
+  ): HttpServerTransport | undefined | Promise<HttpServerTransport | undefined> {
     if (typeof sessionId !== 'string') {
       sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
     const transport = sessions.get(sessionId);
-    if (transport === undefined) sendJsonError(res, 404, -32001, 'Session not found');
-    return transport;
+    if (transport !== undefined) return transport;
+    if (shared !== undefined) return restored(res, sessionId);
+    sendJsonError(res, 404, -32001, 'Session not found');
+    return undefined;
+  }
+
+  /** A session another process opened, taken from the shared registry. */
+  async function restored(res: ServerResponse, sessionId: string): Promise<HttpServerTransport | undefined> {
+    try {
+      const transport = await shared?.restore(sessionId);
+      if (transport === undefined) sendJsonError(res, 404, -32001, 'Session not found');
+      return transport;
+    } catch (error) {
+      if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
+      else fail(res, error);
+      return undefined;
+    }
   }
 
   async function connected(
@@ -189,15 +259,21 @@ export function createMcpHttpHandler(
     }
     const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
     if (typeof version === 'object') return refuse(res, version);
-    const transport = existing(res, req.headers['mcp-session-id']);
+    const transport = await existing(res, req.headers['mcp-session-id']);
     if (transport !== undefined) await transport.openStream(req, res);
   }
 
   async function remove(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
     if (typeof version === 'object') return refuse(res, version);
-    const transport = existing(res, req.headers['mcp-session-id']);
+    const transport = await existing(res, req.headers['mcp-session-id']);
     if (transport === undefined) return;
+    try {
+      await shared?.end(transport);
+    } catch (error) {
+      if (!(error instanceof SharedStateUnavailable)) throw error;
+      return sendJsonError(res, 503, -32000, error.message);
+    }
     await transport.close();
     res.writeHead(200, { 'content-length': '0' }).end();
   }

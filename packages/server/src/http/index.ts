@@ -1,7 +1,7 @@
 /** `@entropic-mcp/server/http`: the Streamable HTTP transport on node:http. */
 
 export type { AuthRefusal } from './auth.js';
-export { PRM_PATH } from './auth.js';
+export { bearerAuth, PRM_PATH } from './auth.js';
 export type { EventStore, MemoryEventStoreOptions, ReplayedEvents, StoredEvent } from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
 export type { ConnectableServer, McpHttpHandler } from './handler.js';
@@ -15,5 +15,13 @@ export type {
 export { DEFAULT_MAX_BODY_BYTES } from './options.js';
 export type { HttpServerHandle, ServeHttpOptions } from './serve.js';
 export { serveHttp } from './serve.js';
-export type { HttpTransportConfig } from './transport.js';
+export type {
+  MessageRouter,
+  RoutedMessage,
+  SessionRecord,
+  SessionRegistry,
+  SharedSessionState,
+} from './shared-state.js';
+export { MemoryMessageHub, MemorySessionRegistry } from './shared-state.js';
 export { HttpServerTransport } from './transport.js';
+export type { HttpTransportConfig } from './transport-config.js';

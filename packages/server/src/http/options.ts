@@ -2,6 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { EventStore } from './event-store.js';
+import type { SharedSessionState } from './shared-state.js';
 
 /** RFC 9728 protected-resource metadata (the fields a client needs; more may be added). */
 export interface ProtectedResourceMetadata {
@@ -76,6 +77,11 @@ export interface McpHttpHandlerOptions {
   readonly cors?: CorsOptions;
   /** Called with errors that have no request to answer (never with client mistakes). */
   readonly onError?: (error: Error) => void;
+  /**
+   * Serve sessions together with other processes (behind a load balancer): the registry and router
+   * they all share. Default none: sessions live in this process only. Ignored in stateless mode.
+   */
+  readonly sharedSessions?: SharedSessionState;
 }
 
 export interface ResolvedHandlerOptions {
@@ -95,6 +101,7 @@ export interface ResolvedHandlerOptions {
   readonly auth: HttpAuthOptions | undefined;
   readonly cors: CorsOptions | undefined;
   readonly onError: ((error: Error) => void) | undefined;
+  readonly sharedSessions: SharedSessionState | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -123,6 +130,7 @@ export function resolveHandlerOptions(options: McpHttpHandlerOptions = {}): Reso
     auth: options.auth,
     cors: options.cors,
     onError: options.onError,
+    sharedSessions: options.stateless === true ? undefined : options.sharedSessions,
   };
 }
 

@@ -7,7 +7,11 @@ export class SessionTable {
   readonly #idleMs: number;
   #sweep: NodeJS.Timeout | undefined;
 
-  constructor(idleMs: number) {
+  /** `expire` closes an idle session (by default for good; a shared one only here). */
+  constructor(
+    idleMs: number,
+    private readonly expire: (transport: HttpServerTransport) => void = (t) => void t.close(),
+  ) {
     this.#idleMs = idleMs;
   }
 
@@ -50,7 +54,7 @@ export class SessionTable {
     const cutoff = Date.now() - this.#idleMs;
     for (const transport of this.#byId.values()) {
       if (transport.lastSeen < cutoff && transport.inFlight === 0 && !transport.connected)
-        void transport.close();
+        this.expire(transport);
     }
   }
 }

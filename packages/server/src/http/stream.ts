@@ -86,10 +86,7 @@ export class SseStream {
     }
     const id = store.append(this.id, data);
     if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end, store);
-    else
-      this.tail = id
-        .then((eventId) => this.#out(sseEvent(eventId, data), maxBacklog, end, store))
-        .catch(this.#fail);
+    else this.tail = this.#storeAndWrite(data, store, maxBacklog, end, id);
   }
 
   /** Close the live connection, after `finalText` (the logical stream stays open). */
@@ -102,8 +99,24 @@ export class SseStream {
     this.onError?.(error instanceof Error ? error : new Error(String(error)));
   };
 
-  async #storeAndWrite(data: string, store: EventStore, max: number, end: boolean): Promise<void> {
-    this.#out(sseEvent(await store.append(this.id, data), data), max, end, store);
+  /**
+   * Store, then write. When the store fails (Redis unreachable) the event still goes out live, without
+   * an id: the client gets it but cannot resume from it.
+   */
+  async #storeAndWrite(
+    data: string,
+    store: EventStore,
+    max: number,
+    end: boolean,
+    appended: Promise<string> = Promise.resolve(store.append(this.id, data)),
+  ): Promise<void> {
+    let eventId: string | undefined;
+    try {
+      eventId = await appended;
+    } catch (error) {
+      this.#fail(error);
+    }
+    this.#out(sseEvent(eventId, data), max, end, store);
   }
 
   /**

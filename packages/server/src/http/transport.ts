@@ -14,27 +14,15 @@ import type {
   SendOptions,
   Transport,
 } from '../transport/types.js';
-import type { EventStore } from './event-store.js';
 import { header, versionOf } from './guards.js';
 import { JsonBatch } from './json-batch.js';
+import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import { type Head, sendJson, sendJsonError } from './reply.js';
 import { sseHeaders, ssePriming, sseReplay, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
+import type { HttpTransportConfig } from './transport-config.js';
 
-export interface HttpTransportConfig {
-  /** The session id, or undefined for a stateless request. */
-  readonly sessionId: string | undefined;
-  /** Answer requests with one JSON body instead of an SSE stream. */
-  readonly jsonResponse: boolean;
-  /** The replay log; undefined turns resumability off. */
-  readonly eventStore: EventStore | undefined;
-  /** `retry` (ms) sent before the server closes a stream to make the client poll. */
-  readonly retryMs: number;
-  /** Messages kept for the standalone stream while no GET is connected. */
-  readonly maxBacklog: number;
-  /** Called once when the transport closes (the handler forgets the session). */
-  readonly onEnd?: (transport: HttpServerTransport) => void;
-}
+export type { HttpTransportConfig } from './transport-config.js';
 
 /** Where the answer to one request goes: an SSE stream or a plain response awaiting JSON. */
 type Route = SseStream | ServerResponse | JsonBatch;
@@ -51,7 +39,7 @@ export class HttpServerTransport implements Transport {
   /** Time of the last request of this session (ms since epoch), for idle expiry. */
   lastSeen = Date.now();
 
-  readonly #config: HttpTransportConfig;
+  readonly #config: HttpTransportConfig<HttpServerTransport>;
   readonly #sseHead: Head;
   readonly #jsonHead: Head;
   readonly #acceptedHead: Head;
@@ -65,7 +53,7 @@ export class HttpServerTransport implements Transport {
   #delivering: RequestId[] | undefined;
   #closed = false;
 
-  constructor(config: HttpTransportConfig) {
+  constructor(config: HttpTransportConfig<HttpServerTransport>) {
     this.#config = config;
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
@@ -86,6 +74,11 @@ export class HttpServerTransport implements Transport {
   /** Logical SSE streams still open (request streams awaiting a response, plus the standalone one). */
   get streamCount(): number {
     return this.#streams.size;
+  }
+
+  /** Whether a GET stream of this session has a live connection here. */
+  get standaloneConnected(): boolean {
+    return writable(this.#standalone?.res);
   }
 
   /** Whether a client connection is open on any stream of this session. */
@@ -188,8 +181,10 @@ export class HttpServerTransport implements Transport {
           sendJsonError(res, 409, -32000, 'Conflict: that stream already has a connection');
           return;
         }
-        if (stream === undefined) sseReplay(res, this.#sseHead, found.events, true);
-        else stream.resume(res, this.#sseHead, found.events);
+        if (stream !== undefined) stream.resume(res, this.#sseHead, found.events);
+        else if (this.#config.nodeId !== undefined && isGetStream(found.streamId)) {
+          this.#standaloneStream().resume(res, this.#sseHead, found.events); // another process's GET
+        } else sseReplay(res, this.#sseHead, found.events, true);
         return;
       }
     }
@@ -216,6 +211,7 @@ export class HttpServerTransport implements Transport {
       this.onerror?.(new Error('HTTP transport is closed; message dropped'));
       return;
     }
+    if (this.#config.nodeId !== undefined) message = tagOutgoing(message, this.#config.nodeId);
     const store = this.#config.eventStore;
     if (message.method === undefined && message.id === null && this.#delivering !== undefined) {
       this.#answerWhole(message, this.#delivering);
@@ -226,7 +222,7 @@ export class HttpServerTransport implements Transport {
       const route = this.#routes.get(id);
       if (route === undefined) return;
       this.#routes.delete(id);
-      if (id === this.#initId) this.#learnVersion(message);
+      if (id === this.#initId) this.#learnVersion(message, route);
       if (route instanceof JsonBatch) route.add(message, this.#jsonHead);
       else if (route instanceof SseStream) {
         route.pending--;
@@ -252,15 +248,14 @@ export class HttpServerTransport implements Transport {
         this.#refuseStateless(message.id as RequestId);
       return;
     }
-    const standalone = this.#standaloneStream();
-    standalone.emit(message, store, this.#config.maxBacklog, false);
+    if (!this.standaloneConnected && this.#config.elsewhere?.(message) === true) return;
+    this.#standaloneStream().emit(message, store, this.#config.maxBacklog, false);
   }
 
   /**
-   * Close the connection of the stream answering `requestId` without ending the stream, after
-   * telling the client to reconnect in `retryMs`. Later events wait in the event store until the
-   * client resumes with `Last-Event-ID`. Returns false when that is not possible (no such stream,
-   * JSON mode, or no event store to resume from).
+   * Close the connection of the stream answering `requestId` (not the stream), telling the client to
+   * reconnect in `retryMs` and resume with `Last-Event-ID`. False when not possible (no such stream,
+   * JSON mode, no event store).
    */
   closeRequestStream(requestId: RequestId, retryMs = this.#config.retryMs): boolean {
     const route = this.#routes.get(requestId);
@@ -276,7 +271,8 @@ export class HttpServerTransport implements Transport {
     return true;
   }
 
-  async close(): Promise<void> {
+  /** End the session here; `forgetEvents: false` keeps its event log (another process serves it). */
+  async close(forgetEvents = true): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const route of this.#routes.values()) {
@@ -291,7 +287,7 @@ export class HttpServerTransport implements Transport {
     this.#streams.clear();
     this.#standalone = undefined;
     const store = this.#config.eventStore;
-    if (store !== undefined && this.sessionId !== undefined) {
+    if (store !== undefined && this.sessionId !== undefined && forgetEvents) {
       await Promise.resolve(store.forget(`${this.sessionId}.`)).catch((error: unknown) =>
         this.onerror?.(error instanceof Error ? error : new Error(String(error))),
       );
@@ -337,7 +333,8 @@ export class HttpServerTransport implements Transport {
   }
 
   #openStream(standalone: boolean): SseStream {
-    const stream = new SseStream(`${this.sessionId ?? ''}.${this.#streamSeq++}`, standalone);
+    const id = streamIdOf(this.sessionId ?? '', this.#config.nodeId, this.#streamSeq++, standalone);
+    const stream = new SseStream(id, standalone);
     if (this.#config.eventStore !== undefined) stream.onError = (error) => this.#report(error);
     this.#streams.set(stream.id, stream);
     return stream;
@@ -362,9 +359,13 @@ export class HttpServerTransport implements Transport {
     }
   }
 
-  #learnVersion(message: JsonRpcMessage): void {
+  #learnVersion(message: JsonRpcMessage, route: Route): void {
     const result = message.result as { protocolVersion?: unknown } | undefined;
-    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+    if (typeof result?.protocolVersion !== 'string') return;
+    this.protocolVersion = result.protocolVersion;
+    const held = this.#config.onInitialized?.(this);
+    if (held !== undefined && route instanceof SseStream)
+      route.tail = (route.tail ?? Promise.resolve()).then(() => held);
   }
 
   /**
@@ -372,12 +373,7 @@ export class HttpServerTransport implements Transport {
    * this one, so a server→client request fails at once instead of waiting for its timeout.
    */
   #refuseStateless(id: RequestId): void {
-    const error = {
-      jsonrpc: '2.0',
-      id,
-      error: { code: -32601, message: 'Server-to-client requests need a stateful HTTP session' },
-    };
-    queueMicrotask(() => this.onmessage?.(error));
+    queueMicrotask(() => this.onmessage?.(STATELESS_REFUSAL(id)));
   }
 
   /** Stateless transports live for one request: close once it is answered. */
@@ -385,3 +381,9 @@ export class HttpServerTransport implements Transport {
     if (this.sessionId === undefined && this.#routes.size === 0) void this.close();
   }
 }
+
+const STATELESS_REFUSAL = (id: RequestId) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32601, message: 'Server-to-client requests need a stateful HTTP session' },
+});

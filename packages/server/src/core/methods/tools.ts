@@ -5,6 +5,7 @@ import type { MethodContext } from '../host.js';
 import { page } from '../pagination.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
+import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
 import { invalidParams, isThenable } from './params.js';
 
@@ -27,16 +28,29 @@ export function callTool(req: MethodContext): unknown {
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw invalidParams('tools/call needs params.arguments as an object', '/params/arguments');
   }
-  if (entry.validateInput !== undefined) {
-    const issue = entry.validateInput(args);
-    if (issue !== undefined) {
-      const text = `Invalid arguments for tool ${name}: ${issue.pointer || '/'} ${issue.message}`;
-      if (toolInputErrorsAsResults(req.client.protocolVersion)) {
-        return { content: [{ type: 'text', text }], isError: true };
-      }
-      throw new McpError(ErrorCode.InvalidParams, text, { pointer: `/params/arguments${issue.pointer}` });
-    }
+  if (entry.validateInput === undefined) return runTool(req, entry, name, args);
+  const verdict = entry.validateInput(args);
+  if (verdict instanceof Promise) return verdict.then((v) => afterInput(req, entry, name, args, v));
+  return afterInput(req, entry, name, args, verdict);
+}
+
+function afterInput(
+  req: MethodContext,
+  entry: ToolEntry,
+  name: string,
+  args: Record<string, unknown>,
+  verdict: Verdict,
+): unknown {
+  if (verdict instanceof Accepted) return runTool(req, entry, name, verdict.value as Record<string, unknown>);
+  if (verdict === undefined) return runTool(req, entry, name, args);
+  const text = `Invalid arguments for tool ${name}: ${verdict.pointer || '/'} ${verdict.message}`;
+  if (toolInputErrorsAsResults(req.client.protocolVersion)) {
+    return { content: [{ type: 'text', text }], isError: true };
   }
+  throw new McpError(ErrorCode.InvalidParams, text, { pointer: `/params/arguments${verdict.pointer}` });
+}
+
+function runTool(req: MethodContext, entry: ToolEntry, name: string, args: Record<string, unknown>): unknown {
   let out: unknown;
   try {
     out = entry.handler(args, req);
@@ -70,14 +84,22 @@ function checkResult(entry: ToolEntry, name: string, result: unknown): unknown {
         `Internal error in tools/call: tool ${name} declares an outputSchema but returned no structuredContent`,
       );
     }
-    const issue = entry.validateOutput(r.structuredContent);
-    if (issue !== undefined) {
-      throw new McpError(
-        ErrorCode.InternalError,
-        `Internal error in tools/call: structuredContent of tool ${name} does not match its outputSchema at ${issue.pointer || '/'}: ${issue.message}`,
-        { pointer: `/structuredContent${issue.pointer}` },
-      );
-    }
+    const verdict = entry.validateOutput(r.structuredContent);
+    if (verdict instanceof Promise) return verdict.then((v) => afterOutput(r, name, v));
+    return afterOutput(r, name, verdict);
+  }
+  return r;
+}
+
+function afterOutput(r: ToolResult, name: string, verdict: Verdict): ToolResult {
+  if (verdict instanceof Accepted) {
+    r.structuredContent = verdict.value as Record<string, unknown>;
+  } else if (verdict !== undefined) {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Internal error in tools/call: structuredContent of tool ${name} does not match its outputSchema at ${verdict.pointer || '/'}: ${verdict.message}`,
+      { pointer: `/structuredContent${verdict.pointer}` },
+    );
   }
   return r;
 }

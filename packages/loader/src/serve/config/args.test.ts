@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { parseHttpAddress, parseServeArgs, UsageError } from './args.js';
+
+describe('parseServeArgs', () => {
+  it('defaults to stdio with nothing else set', () => {
+    expect(parseServeArgs([], '/w')).toEqual({
+      plugins: [],
+      toolsModules: [],
+      transport: { kind: 'stdio' },
+      keepGoing: false,
+      help: false,
+    });
+  });
+
+  it('reads every option and resolves paths against the current directory', () => {
+    const argv = [
+      '--config=conf/e.yaml',
+      '--plugin',
+      'a/liba.so',
+      '--plugin',
+      '/abs/libb.so',
+      '--http',
+      '8080',
+      '--root',
+      'proj',
+      '--isolation',
+      'none',
+      '--timeout',
+      '1500',
+      '--tools-module',
+      'tools/extra.mjs',
+      '--instances',
+      '4',
+      '--keep-going',
+      '--tools-module',
+      'tools/extra.mjs',
+    ];
+    expect(parseServeArgs(argv, '/w')).toEqual({
+      configFile: '/w/conf/e.yaml',
+      plugins: ['/w/a/liba.so', '/abs/libb.so'],
+      toolsModules: ['/w/tools/extra.mjs'],
+      transport: { kind: 'http', host: '127.0.0.1', port: 8080 },
+      root: '/w/proj',
+      isolation: 'none',
+      timeoutMs: 1500,
+      instances: 4,
+      keepGoing: true,
+      help: false,
+      toolsModule: '/w/tools/extra.mjs',
+    });
+  });
+
+  it.each([
+    [['--stdio', '--http', '3000'], '--stdio and --http exclude each other'],
+    [['--isolation', 'thread'], '--isolation expects process or none'],
+    [['--timeout', '0'], '--timeout expects a positive whole number'],
+    [['--timeout', '1e3'], '--timeout expects a positive whole number'],
+    [['--http', 'localhost'], '--http expects [HOST:]PORT'],
+    [['--http', '70000'], '--http port must be 0-65535'],
+    [['--bogus'], "Unknown option '--bogus'"],
+    [['libx.so'], 'unexpected argument "libx.so"'],
+    [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
+    expect(() => parseServeArgs(argv, '/w')).toThrow(message);
+  });
+});
+
+describe('parseHttpAddress', () => {
+  it.each([
+    ['3000', { host: '127.0.0.1', port: 3000 }],
+    ['0', { host: '127.0.0.1', port: 0 }],
+    ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
+    ['localhost:9', { host: 'localhost', port: 9 }],
+    ['[::1]:8080', { host: '::1', port: 8080 }],
+  ])('%s', (text, expected) => {
+    expect(parseHttpAddress(text)).toEqual(expected);
+  });
+});

@@ -1,0 +1,144 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Isolation } from '../../types.js';
+
+export type ServeTransport =
+  | { readonly kind: 'stdio' }
+  | { readonly kind: 'http'; host: string; port: number };
+
+/** The command line of `entropic-mcp serve`, checked, with paths made absolute. */
+export interface ServeArgs {
+  readonly configFile?: string;
+  /** `--plugin` paths, absolute (relative ones are resolved against the current directory). */
+  readonly plugins: readonly string[];
+  readonly transport: ServeTransport;
+  readonly root?: string;
+  readonly isolation?: Isolation;
+  readonly timeoutMs?: number;
+  /** Plugin calls in flight at once across all plugins (`--concurrency`). */
+  readonly concurrency?: number;
+  /** `--tools-module` files (absolute): JavaScript modules that register tools beside the plugins. */
+  readonly toolsModules: readonly string[];
+  /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
+  readonly instances?: number;
+  readonly keepGoing: boolean;
+  readonly help: boolean;
+}
+
+/** A bad command line; the message says which option and why. */
+export class UsageError extends Error {
+  readonly code = 'ENTROPIC_MCP_USAGE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
+                          [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
+                          [--instances N] [--tools-module FILE]... [--keep-going]
+
+  --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
+  --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
+  --stdio             serve on stdin/stdout (the default)
+  --http [HOST:]PORT  serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; PORT 0 picks one)
+  --root DIR          working directory handed to every plugin (default: the current directory)
+  --isolation MODE    process (default: each plugin in its own host process) or none (in-process)
+  --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
+  --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
+                      instance still runs its own calls one at a time)
+  --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
+                      prompts beside the plugins' (repeatable)
+  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
+                      (or threads in-process), calls go to the least busy; instances share no state
+  --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
+
+/** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
+export function parseHttpAddress(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text.trim());
+  if (!match) throw new UsageError(`--http expects [HOST:]PORT, got "${text}"`);
+  const port = Number(match[2]);
+  if (port > 65535) throw new UsageError(`--http port must be 0-65535, got ${port}`);
+  const host = match[1] ? match[1].replace(/^\[(.*)\]$/, '$1') : '127.0.0.1';
+  return { host, port };
+}
+
+function positiveInt(option: string, text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new UsageError(`${option} expects a positive whole number of milliseconds, got "${text}"`);
+  }
+  return value;
+}
+
+export function parseServeArgs(argv: readonly string[], cwd: string = process.cwd()): ServeArgs {
+  let values: ReturnType<typeof parse>['values'];
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parse(argv));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument "${positionals[0]}" (plugins are given with --plugin PATH)`);
+  }
+  if (values.stdio && values.http !== undefined)
+    throw new UsageError('--stdio and --http exclude each other');
+  const isolation = values.isolation;
+  if (isolation !== undefined && isolation !== 'process' && isolation !== 'none') {
+    throw new UsageError(`--isolation expects process or none, got "${isolation}"`);
+  }
+  const args: {
+    -readonly [K in keyof ServeArgs]: ServeArgs[K];
+  } = {
+    plugins: (values.plugin ?? []).map((p) => resolve(cwd, p)),
+    toolsModules: (values['tools-module'] ?? []).map((p) => resolve(cwd, p)),
+    transport:
+      values.http !== undefined ? { kind: 'http', ...parseHttpAddress(values.http) } : { kind: 'stdio' },
+    keepGoing: values['keep-going'] ?? false,
+    help: values.help ?? false,
+  };
+  if (values.config !== undefined) args.configFile = resolve(cwd, values.config);
+  if (values.root !== undefined) args.root = resolve(cwd, values.root);
+  if (isolation !== undefined) args.isolation = isolation;
+  if (values.timeout !== undefined) args.timeoutMs = positiveInt('--timeout', values.timeout);
+  if (values.concurrency !== undefined) {
+    const n = Number(values.concurrency);
+    if (!/^\d+$/.test(values.concurrency) || n < 1 || n > 100_000) {
+      throw new UsageError(
+        `--concurrency expects a whole number from 1 to 100000, got "${values.concurrency}"`,
+      );
+    }
+    args.concurrency = n;
+  }
+  if (values.instances !== undefined) {
+    const n = Number(values.instances);
+    if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
+      throw new UsageError(`--instances expects a whole number from 1 to 256, got "${values.instances}"`);
+    }
+    args.instances = n;
+  }
+  return args;
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      plugin: { type: 'string', multiple: true },
+      stdio: { type: 'boolean' },
+      http: { type: 'string' },
+      root: { type: 'string' },
+      isolation: { type: 'string' },
+      timeout: { type: 'string' },
+      concurrency: { type: 'string' },
+      'tools-module': { type: 'string', multiple: true },
+      instances: { type: 'string' },
+      'keep-going': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

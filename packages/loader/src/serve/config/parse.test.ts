@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadServeConfig, parseServeConfig } from './parse.js';
+
+const FILE = '/etc/app/entropic.yaml';
+
+describe('parseServeConfig', () => {
+  it('reads engine-style string paths, relative to the config file', () => {
+    const cfg = parseServeConfig('mcp:\n  plugins:\n    - ./build/libecho.so\n    - /opt/libfs.so\n', FILE);
+    expect(cfg.plugins).toEqual([{ path: '/etc/app/build/libecho.so' }, { path: '/opt/libfs.so' }]);
+  });
+
+  it('reads the mapping form with per-plugin options', () => {
+    const text = [
+      'mcp:',
+      '  plugins:',
+      '    - path: ../plugins/libfs.so',
+      '      config: { max_bytes: 4096, roots: [a, b] }',
+      '      isolation: none',
+      '      timeout_ms: 2500',
+      '      memory_limit_mb: 256',
+      '      instances: 3',
+    ].join('\n');
+    expect(parseServeConfig(text, FILE).plugins).toEqual([
+      {
+        path: '/etc/plugins/libfs.so',
+        config: { max_bytes: 4096, roots: ['a', 'b'] },
+        isolation: 'none',
+        timeoutMs: 2500,
+        memoryLimitMb: 256,
+        instances: 3,
+      },
+    ]);
+  });
+
+  it('takes the engine keys working_dir and server_timeout_seconds, ignores the rest of the engine config', () => {
+    const text =
+      'log_level: WARN\nmodels: { default: lead }\nmcp:\n  enable_git: true\n  working_dir: work\n  server_timeout_seconds: 30\n  plugins: []\n';
+    const cfg = parseServeConfig(text, FILE);
+    expect(cfg).toEqual({ file: FILE, plugins: [], root: '/etc/app/work', timeoutMs: 30_000 });
+  });
+
+  it.each([
+    ['', 'the file is empty'],
+    ['- a\n- b\n', 'the top level must be a mapping'],
+    ['models: {}\n', 'no "mcp" section'],
+    ['mcp: [1]\n', '"mcp" must be a mapping'],
+    ['mcp:\n  plugins: libx.so\n', 'mcp.plugins must be a list'],
+    ['mcp:\n  plugins: [42]\n', 'mcp.plugins[0] must be a path string or a mapping'],
+    ['mcp:\n  plugins: [{ config: {} }]\n', 'mcp.plugins[0].path must be a non-empty path string'],
+    ['mcp:\n  plugins: [{ path: a.so, isolate: none }]\n', 'unknown key "isolate"'],
+    ['mcp:\n  plugins: [{ path: a.so, isolation: thread }]\n', 'isolation must be "process" or "none"'],
+    ['mcp:\n  plugins: [{ path: a.so, timeout_ms: -5 }]\n', 'timeout_ms must be a positive integer'],
+    [
+      'mcp:\n  plugins: [{ path: a.so, memory_limit_mb: 1.5 }]\n',
+      'memory_limit_mb must be a positive integer',
+    ],
+    ['mcp: {plugins: [\n', 'not valid YAML'],
+  ])('refuses %j with a message naming the problem', (text, message) => {
+    let caught: unknown;
+    try {
+      parseServeConfig(text, FILE);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as Error).message).toContain(FILE);
+    expect((caught as Error).message).toContain(message);
+  });
+});
+
+describe('loadServeConfig', () => {
+  it('resolves paths against the folder of the file it read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entropic-config-'));
+    writeFileSync(join(dir, 'serve.yaml'), 'mcp:\n  plugins: [lib/libecho.so]\n');
+    const cfg = await loadServeConfig(join(dir, 'serve.yaml'));
+    expect(cfg.plugins[0]?.path).toBe(join(dir, 'lib/libecho.so'));
+  });
+
+  it('names the file it could not read', async () => {
+    await expect(loadServeConfig('/nonexistent/entropic.yaml')).rejects.toThrow(
+      /\/nonexistent\/entropic.yaml: cannot read the config file/,
+    );
+  });
+});

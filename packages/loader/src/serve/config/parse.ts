@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Isolation } from '../../types.js';
+import type { PluginEntry, ServeFileConfig } from './types.js';
+
+/** A config file that cannot be used; the message names the file and the offending key. */
+export class ConfigError extends Error {
+  readonly code = 'ENTROPIC_MCP_CONFIG_INVALID';
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ENTRY_KEYS = new Set(['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function positiveInt(file: string, where: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new ConfigError(file, `${where} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function isolationOf(file: string, where: string, value: unknown): Isolation {
+  if (value !== 'process' && value !== 'none') {
+    throw new ConfigError(file, `${where} must be "process" or "none", got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function pluginPath(file: string, where: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ConfigError(file, `${where} must be a non-empty path string, got ${JSON.stringify(value)}`);
+  }
+  return isAbsolute(value) ? value : resolve(dirname(file), value);
+}
+
+function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
+  const where = `mcp.plugins[${index}]`;
+  if (typeof raw === 'string') return { path: pluginPath(file, where, raw) };
+  if (!isRecord(raw)) {
+    throw new ConfigError(file, `${where} must be a path string or a mapping with "path"`);
+  }
+  for (const key of Object.keys(raw)) {
+    if (!ENTRY_KEYS.has(key)) {
+      const known = [...ENTRY_KEYS].join(', ');
+      throw new ConfigError(file, `${where} has an unknown key "${key}" (known: ${known})`);
+    }
+  }
+  const entry: {
+    path: string;
+    config?: unknown;
+    isolation?: Isolation;
+    timeoutMs?: number;
+    memoryLimitMb?: number;
+    instances?: number;
+  } = { path: pluginPath(file, `${where}.path`, raw.path) };
+  if (raw.config !== undefined) entry.config = raw.config;
+  if (raw.isolation !== undefined) entry.isolation = isolationOf(file, `${where}.isolation`, raw.isolation);
+  if (raw.timeout_ms !== undefined)
+    entry.timeoutMs = positiveInt(file, `${where}.timeout_ms`, raw.timeout_ms);
+  if (raw.memory_limit_mb !== undefined) {
+    entry.memoryLimitMb = positiveInt(file, `${where}.memory_limit_mb`, raw.memory_limit_mb);
+  }
+  if (raw.instances !== undefined) entry.instances = positiveInt(file, `${where}.instances`, raw.instances);
+  return entry;
+}
+
+/**
+ * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
+ * mapping), `mcp.working_dir` and `mcp.server_timeout_seconds`. Every other key is the engine's and is ignored.
+ * `file` must be absolute; relative paths inside are resolved against its folder.
+ */
+export function parseServeConfig(text: string, file: string): ServeFileConfig {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(file, `not valid YAML: ${(err as Error).message}`);
+  }
+  if (doc === null || doc === undefined) throw new ConfigError(file, 'the file is empty');
+  if (!isRecord(doc)) throw new ConfigError(file, 'the top level must be a mapping');
+  const mcp = doc.mcp;
+  if (mcp === undefined)
+    throw new ConfigError(file, 'no "mcp" section (plugins are listed under mcp: plugins:)');
+  if (!isRecord(mcp)) throw new ConfigError(file, '"mcp" must be a mapping');
+  const list = mcp.plugins ?? [];
+  if (!Array.isArray(list)) throw new ConfigError(file, 'mcp.plugins must be a list');
+  const config: { file: string; plugins: PluginEntry[]; root?: string; timeoutMs?: number } = {
+    file,
+    plugins: list.map((raw, i) => parseEntry(file, i, raw)),
+  };
+  if (mcp.working_dir !== undefined) config.root = pluginPath(file, 'mcp.working_dir', mcp.working_dir);
+  if (mcp.server_timeout_seconds !== undefined) {
+    config.timeoutMs = positiveInt(file, 'mcp.server_timeout_seconds', mcp.server_timeout_seconds) * 1000;
+  }
+  return config;
+}
+
+/** Reads and parses a config file; `file` may be relative to the current directory. */
+export async function loadServeConfig(file: string): Promise<ServeFileConfig> {
+  const absolute = resolve(file);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (err) {
+    throw new ConfigError(absolute, `cannot read the config file: ${(err as Error).message}`);
+  }
+  return parseServeConfig(text, absolute);
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs } from './args.js';
+import { parseServeConfig } from './parse.js';
+import { resolveServePlan } from './plan.js';
+
+const file = parseServeConfig(
+  [
+    'mcp:',
+    '  working_dir: ../project',
+    '  server_timeout_seconds: 9',
+    '  plugins:',
+    '    - a/liba.so',
+    '    - { path: b/libb.so, isolation: none, timeout_ms: 100, instances: 1 }',
+  ].join('\n'),
+  '/cfg/serve.yaml',
+);
+
+describe('resolveServePlan', () => {
+  it('lists config plugins before --plugin ones and lets entry options win', () => {
+    const args = parseServeArgs(
+      ['--plugin', 'libc.so', '--isolation', 'process', '--timeout', '500', '--instances', '2'],
+      '/cwd',
+    );
+    const plan = resolveServePlan(args, file, '/cwd');
+    expect(plan.plugins).toEqual([
+      { path: '/cfg/a/liba.so', isolation: 'process', timeoutMs: 500, instances: 2 },
+      { path: '/cfg/b/libb.so', isolation: 'none', timeoutMs: 100, instances: 1 },
+      { path: '/cwd/libc.so', isolation: 'process', timeoutMs: 500, instances: 2 },
+    ]);
+    expect(plan.root).toBe('/project');
+  });
+
+  it('falls back to the config timeout, then to nothing; --root beats the config, cwd is the last resort', () => {
+    const plan = resolveServePlan(parseServeArgs(['--root', 'r'], '/cwd'), file, '/cwd');
+    expect(plan.plugins[0]).toEqual({ path: '/cfg/a/liba.so', timeoutMs: 9000 });
+    expect(plan.root).toBe('/cwd/r');
+    const bare = resolveServePlan(parseServeArgs(['--plugin', '/x.so'], '/cwd'), undefined, '/cwd');
+    expect(bare.plugins).toEqual([{ path: '/x.so' }]);
+    expect(bare.root).toBe('/cwd');
+  });
+});

@@ -1,0 +1,42 @@
+import type { ServeArgs, ServeTransport } from './args.js';
+import type { PluginEntry, ServeFileConfig } from './types.js';
+
+/** Everything `serve` will do, merged from the command line and the config file. */
+export interface ServePlan {
+  /** Config plugins first, then `--plugin` ones; each with its isolation and timeout settled. */
+  readonly plugins: readonly PluginEntry[];
+  /** Handed to every plugin through set_working_dir. */
+  readonly root: string;
+  readonly transport: ServeTransport;
+  /** JavaScript tools modules to register beside the plugins (absolute paths). */
+  readonly toolsModules: readonly string[];
+  readonly keepGoing: boolean;
+}
+
+/**
+ * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
+ * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
+ * `--root`, else the config's `mcp.working_dir`, else `cwd`.
+ */
+export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
+  const timeoutMs = args.timeoutMs ?? file?.timeoutMs;
+  const withDefaults = (entry: PluginEntry): PluginEntry => {
+    const isolation = entry.isolation ?? args.isolation;
+    const timeout = entry.timeoutMs ?? timeoutMs;
+    const instances = entry.instances ?? args.instances;
+    return {
+      ...entry,
+      ...(instances === undefined ? {} : { instances }),
+      ...(isolation === undefined ? {} : { isolation }),
+      ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+    };
+  };
+  const entries = [...(file?.plugins ?? []), ...args.plugins.map((path) => ({ path }))];
+  return {
+    plugins: entries.map(withDefaults),
+    root: args.root ?? file?.root ?? cwd,
+    transport: args.transport,
+    toolsModules: args.toolsModules,
+    keepGoing: args.keepGoing,
+  };
+}

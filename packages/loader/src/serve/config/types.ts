@@ -1,0 +1,28 @@
+import type { Isolation } from '../../types.js';
+
+/** One plugin to serve, with every path already absolute. */
+export interface PluginEntry {
+  /** Absolute path of the plugin `.so`. */
+  readonly path: string;
+  /** JSON handed to `configure` after load (undefined: configure is not called). */
+  readonly config?: unknown;
+  /** Hosting mode for this plugin; overrides the global default. */
+  readonly isolation?: Isolation;
+  /** Per-call time limit in milliseconds; overrides the global default. */
+  readonly timeoutMs?: number;
+  /** Isolated mode only: address-space limit of the host process, in MiB. */
+  readonly memoryLimitMb?: number;
+  /** Instances of the plugin to run (default 1); calls go to the least busy. Instances share no state. */
+  readonly instances?: number;
+}
+
+/** What a config file contributes to `entropic-mcp serve`. */
+export interface ServeFileConfig {
+  /** The file it came from (absolute). */
+  readonly file: string;
+  readonly plugins: readonly PluginEntry[];
+  /** `mcp.working_dir`, resolved against the file's folder (the engine's key). */
+  readonly root?: string;
+  /** `mcp.server_timeout_seconds` in milliseconds (the engine's key), a default for every plugin. */
+  readonly timeoutMs?: number;
+}

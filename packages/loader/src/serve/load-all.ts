@@ -1,0 +1,53 @@
+/** Loads every configured plugin at once and sorts the outcomes into loaded and failed. */
+
+import { loadPlugin } from '../load.js';
+import type { LoadOptions, Plugin } from '../types.js';
+import type { PluginEntry } from './config/types.js';
+
+export interface LoadedPlugin {
+  readonly entry: PluginEntry;
+  readonly plugin: Plugin;
+}
+
+export interface FailedPlugin {
+  readonly entry: PluginEntry;
+  readonly error: unknown;
+}
+
+export interface LoadOutcome {
+  readonly loaded: LoadedPlugin[];
+  readonly failed: FailedPlugin[];
+}
+
+export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptions {
+  return {
+    workingDir,
+    ...(entry.isolation === undefined ? {} : { isolation: entry.isolation }),
+    ...(entry.config === undefined ? {} : { config: entry.config }),
+    ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+    ...(entry.memoryLimitMb === undefined ? {} : { memoryLimitMb: entry.memoryLimitMb }),
+    ...(entry.instances === undefined ? {} : { instances: entry.instances }),
+  };
+}
+
+/** Never rejects: each entry ends up in `loaded` or `failed`, in the order given. */
+export async function loadAll(entries: readonly PluginEntry[], workingDir: string): Promise<LoadOutcome> {
+  const settled = await Promise.allSettled(
+    entries.map((e) => loadPlugin(e.path, loadOptionsOf(e, workingDir))),
+  );
+  const outcome: LoadOutcome = { loaded: [], failed: [] };
+  settled.forEach((result, i) => {
+    const entry = entries[i]!;
+    if (result.status === 'fulfilled') outcome.loaded.push({ entry, plugin: result.value });
+    else outcome.failed.push({ entry, error: result.reason });
+  });
+  return outcome;
+}
+
+/** One line naming the plugin that failed and why: `path: CODE: message`. */
+export function describeLoadFailure(failure: FailedPlugin): string {
+  const error = failure.error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${failure.entry.path}: ${typeof code === 'string' ? `${code}: ` : ''}${message}`;
+}

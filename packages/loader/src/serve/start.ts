@@ -1,0 +1,195 @@
+/**
+ * The `serve` runtime: read the config, load every plugin, mount their tools on one MCP server, start the
+ * transport, and say on stderr what is served and how to connect. Stdout is left to the stdio transport.
+ */
+import { stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { McpServer } from '@entropic-mcp/server';
+import { serveHttp } from '@entropic-mcp/server/http';
+import { serveStdio } from '@entropic-mcp/server/stdio';
+import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '../bridge/mount.js';
+import type { DirectivesHook } from '../bridge/types.js';
+import type { Plugin } from '../types.js';
+import { formatBanner } from './banner.js';
+import { type ServeArgs, UsageError } from './config/args.js';
+import { loadServeConfig } from './config/parse.js';
+import { resolveServePlan } from './config/plan.js';
+import { describeLoadFailure, loadAll } from './load-all.js';
+import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
+
+/** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
+export class ServeStartError extends Error {
+  readonly code = 'ENTROPIC_MCP_START_FAILED';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ServeStartError';
+  }
+}
+
+export interface StartOptions {
+  /** Where the start-up report goes. Default: process.stderr. */
+  readonly report?: (text: string) => void;
+  /** The command that starts this server over stdio, for the printed client config. */
+  readonly stdioCommand?: readonly string[];
+  readonly onDirectives?: DirectivesHook;
+  readonly cwd?: string;
+}
+
+export interface ServeHandle {
+  readonly plugins: readonly Plugin[];
+  /** The Streamable HTTP endpoint, when serving HTTP. */
+  readonly url?: string;
+  /** Resolves when the transport ended by itself (stdio: stdin closed); HTTP never ends by itself. */
+  readonly ended: Promise<void>;
+  /** Stops the transport, then closes every plugin. Idempotent. */
+  close(): Promise<void>;
+}
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** The server's handler time limit never cuts a plugin's own (longer) limit short. */
+const HANDLER_TIMEOUT_MS = 30_000;
+/**
+ * Plugin calls in flight at once across all plugins. Each plugin instance already runs its calls one
+ * at a time, so this only decides how many plugins (or queued calls) can be busy together.
+ */
+export const DEFAULT_SERVE_CONCURRENCY = 64;
+
+/** Rebuilds an equivalent `serve` command line with absolute paths, for a client to run over stdio. */
+export function stdioArgs(args: ServeArgs, root: string): string[] {
+  const out = ['serve'];
+  if (args.configFile !== undefined) out.push('--config', args.configFile);
+  for (const plugin of args.plugins) out.push('--plugin', plugin);
+  out.push('--root', root);
+  if (args.isolation !== undefined) out.push('--isolation', args.isolation);
+  if (args.timeoutMs !== undefined) out.push('--timeout', String(args.timeoutMs));
+  if (args.concurrency !== undefined) out.push('--concurrency', String(args.concurrency));
+  for (const file of args.toolsModules) out.push('--tools-module', file);
+  if (args.instances !== undefined) out.push('--instances', String(args.instances));
+  if (args.keepGoing) out.push('--keep-going');
+  return out;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function closeAll(plugins: readonly Plugin[]): Promise<void> {
+  await Promise.allSettled(plugins.map((p) => p.close()));
+}
+
+export async function startServe(args: ServeArgs, options: StartOptions = {}): Promise<ServeHandle> {
+  const report = options.report ?? ((text: string) => process.stderr.write(text));
+  const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
+  const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
+  if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
+    throw new UsageError(
+      'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
+    );
+  }
+
+  if (!(await isDirectory(plan.root))) {
+    throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
+  }
+
+  // In-process plugins share fds 0 and 1: over stdio the protocol moves to private descriptors first.
+  const inProcess = plan.plugins.find((p) => p.isolation === 'none');
+  const privateStdio =
+    plan.transport.kind === 'stdio' && inProcess !== undefined
+      ? (await import('../inprocess/stdio.js')).protectStdio(inProcess.path)
+      : undefined;
+  const { loaded, failed } = await loadAll(plan.plugins, plan.root);
+  const failures = failed.map(describeLoadFailure);
+  const plugins = loaded.map((l) => l.plugin);
+  if (failures.length > 0 && !plan.keepGoing) {
+    await closeAll(plugins);
+    throw new ServeStartError(
+      `${failures.length} plugin(s) failed to load:\n  ${failures.join('\n  ')}\n(--keep-going serves the others)`,
+    );
+  }
+
+  const longest = Math.max(0, ...plan.plugins.map((p) => p.timeoutMs ?? 0));
+  const server = new McpServer(
+    { name: 'entropic-mcp', version, description: 'C plugins served by entropic-mcp' },
+    {
+      handlerTimeoutMs: Math.max(HANDLER_TIMEOUT_MS, longest + 5_000),
+      maxConcurrency: args.concurrency ?? DEFAULT_SERVE_CONCURRENCY,
+      capabilities: { tools: true },
+    },
+  );
+  let stopTransport: () => Promise<void> | void = () => {};
+  let url: string | undefined;
+  let markEnded: () => void = () => {};
+  let modules: LoadedToolsModule[] = [];
+  const ended = new Promise<void>((resolve) => {
+    markEnded = resolve;
+  });
+  try {
+    const mountOptions = options.onDirectives === undefined ? {} : { onDirectives: options.onDirectives };
+    const clashes = findCollisions(plugins);
+    if (clashes.length > 0) {
+      throw new ToolCollisionError(`refusing to serve clashing names:\n  ${clashes.join('\n  ')}`);
+    }
+    for (const plugin of [...plugins]) {
+      try {
+        mountPlugin(server, plugin, mountOptions);
+      } catch (error) {
+        if (!(error instanceof ToolRegistrationError) || !plan.keepGoing) throw error;
+        failures.push(`${plugin.path}: ${error.code}: ${error.message}`);
+        plugins.splice(plugins.indexOf(plugin), 1);
+        await plugin.close();
+      }
+    }
+    modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root });
+    if (plan.transport.kind === 'http') {
+      const http = await serveHttp(server, { host: plan.transport.host, port: plan.transport.port });
+      url = http.url;
+      stopTransport = () => http.close();
+    } else {
+      // The process exits from `serve`'s own shutdown, after the plugins are closed.
+      const session = await serveStdio(server, { exitOnClose: false, ...privateStdio });
+      session.onclose = markEnded;
+      stopTransport = () => session.close();
+    }
+  } catch (error) {
+    await closeToolsModules(modules);
+    await closeAll(plugins);
+    throw error instanceof UsageError
+      ? error
+      : new ServeStartError((error as Error).message, { cause: error });
+  }
+
+  const stdioCommand = options.stdioCommand ?? [process.execPath, process.argv[1] ?? 'entropic-mcp'];
+  report(
+    formatBanner({
+      plugins,
+      toolsModules: plan.toolsModules,
+      failures,
+      root: plan.root,
+      transport: plan.transport,
+      stdioCommand: [...stdioCommand, ...stdioArgs(args, plan.root)],
+      ...(url === undefined ? {} : { url }),
+    }),
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    plugins,
+    ended,
+    ...(url === undefined ? {} : { url }),
+    close() {
+      closing ??= (async () => {
+        try {
+          await stopTransport();
+        } finally {
+          await closeToolsModules(modules);
+          await closeAll(plugins);
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/** Pins the public surface of the built package and the folder each part of it lives in. */
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+describe('public surface', () => {
+  it('the main entry exports exactly the documented names', async () => {
+    const main = await import('@entropic-mcp/loader');
+    expect(Object.keys(main).sort()).toEqual([
+      'ConfigError',
+      'DIRECTIVES_META_KEY',
+      'ERROR_META_KEY',
+      'HOST_ERROR_CODES',
+      'PLUGIN_META_KEY',
+      'PluginError',
+      'ServeStartError',
+      'ToolCollisionError',
+      'ToolRegistrationError',
+      'UsageError',
+      'answerToResult',
+      'clientConfig',
+      'describeLoadFailure',
+      'errorToResult',
+      'findCollisions',
+      'formatBanner',
+      'loadAll',
+      'loadPlugin',
+      'loadServeConfig',
+      'mountPlugin',
+      'mountPlugins',
+      'parseAnswer',
+      'parseHttpAddress',
+      'parseServeArgs',
+      'parseServeConfig',
+      'parseToolList',
+      'resolveServePlan',
+      'startServe',
+      'toolName',
+    ]);
+  });
+
+  it('src/index.ts names every export (no export *)', () => {
+    const index = readFileSync(join(src, 'index.ts'), 'utf8');
+    expect(index).not.toMatch(/export\s*\*/);
+  });
+
+  it('bridge/ holds only the mount and the result shaping; the serve runtime lives in serve/', () => {
+    const sources = (dir: string) =>
+      readdirSync(join(src, dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(sources('bridge').sort()).toEqual(['mount.ts', 'result.ts', 'types.ts']);
+    expect(sources('serve')).toEqual(expect.arrayContaining(['start.ts', 'banner.ts', 'load-all.ts']));
+  });
+});

@@ -1,0 +1,11 @@
+/** `@entropic-mcp/redis`: shared state for @entropic-mcp/server on Redis. */
+
+export type { RedisConnectOptions } from './connect.js';
+export { connectRedis, RedisUnavailableError } from './connect.js';
+export type { RedisEventStoreOptions } from './event-store.js';
+export { RedisEventStore } from './event-store.js';
+export type { RedisMessageRouterOptions } from './message-router.js';
+export { RedisMessageRouter } from './message-router.js';
+export { RedisSessionRegistry } from './session-registry.js';
+export type { RedisSharedState, RedisSharedStateOptions } from './shared-state.js';
+export { createRedisSharedState } from './shared-state.js';

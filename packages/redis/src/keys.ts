@@ -1,0 +1,59 @@
+/**
+ * The one place that builds Redis key and channel names. Every name is the configured prefix plus a
+ * fixed kind plus an id that was checked against a strict alphabet first, so an id taken from a
+ * request (a session id, a `Last-Event-ID`) can never name a key of another kind or another prefix.
+ */
+
+/** Ids we put into key names: letters, digits, `_`, `-` and `.`, at most 200 characters. */
+const SAFE_ID = /^[A-Za-z0-9_.-]{1,200}$/;
+/** Prefixes callers may configure: the same alphabet plus `:`, ending with `:`. */
+const SAFE_PREFIX = /^[A-Za-z0-9_.:-]{0,64}:$/;
+
+export function isSafeId(id: string): boolean {
+  return SAFE_ID.test(id);
+}
+
+export function checkPrefix(prefix: string): string {
+  if (!SAFE_PREFIX.test(prefix)) {
+    throw new TypeError(
+      `Redis key prefix must be letters, digits, "_", "-", "." or ":" and end with ":", got ${JSON.stringify(prefix)}`,
+    );
+  }
+  return prefix;
+}
+
+export class Keys {
+  constructor(readonly prefix: string) {
+    checkPrefix(prefix);
+  }
+
+  /** The Redis stream holding one logical SSE stream's events. */
+  eventStream(streamId: string): string {
+    return this.#build('ev:', streamId);
+  }
+
+  /** The set of event-stream ids of one session (the part of a stream id before its last dot). */
+  eventStreamsOf(group: string): string {
+    return this.#build('evs:', group);
+  }
+
+  /** The hash describing one legacy session. */
+  session(sessionId: string): string {
+    return this.#build('sess:', sessionId);
+  }
+
+  /** The pub/sub channel of one session's messages. */
+  sessionChannel(sessionId: string): string {
+    return this.#build('chan:sess:', sessionId);
+  }
+
+  /** The pub/sub channel every node listens on for session-wide events (closing, cancellation). */
+  get broadcast(): string {
+    return `${this.prefix}chan:all`;
+  }
+
+  #build(kind: string, id: string): string {
+    if (!isSafeId(id)) throw new TypeError(`Unsafe id for a Redis key: ${JSON.stringify(id.slice(0, 80))}`);
+    return `${this.prefix}${kind}${id}`;
+  }
+}

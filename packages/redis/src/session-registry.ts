@@ -1,0 +1,59 @@
+/**
+ * The server's SessionRegistry on Redis: one hash per session (negotiated version, initialize params,
+ * log level) that expires when the session is idle for its time to live, and is deleted on DELETE.
+ */
+
+import type { SessionRecord, SessionRegistry } from '@entropic-mcp/server/http';
+import type { Redis } from 'ioredis';
+import { isSafeId, Keys } from './keys.js';
+
+export class RedisSessionRegistry implements SessionRegistry {
+  readonly #redis: Redis;
+  readonly #keys: Keys;
+
+  constructor(redis: Redis, options: { readonly keyPrefix?: string } = {}) {
+    this.#redis = redis;
+    this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
+  }
+
+  async save(sessionId: string, record: SessionRecord, ttlMs: number): Promise<void> {
+    const key = this.#keys.session(sessionId);
+    const fields: Record<string, string> = {
+      v: record.protocolVersion,
+      init: JSON.stringify(record.initialize),
+    };
+    if (record.logLevel !== undefined) fields.level = record.logLevel;
+    await check(await this.#redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec());
+  }
+
+  async load(sessionId: string): Promise<SessionRecord | undefined> {
+    if (!isSafeId(sessionId)) return undefined; // never a session of ours: no key is built from it
+    const fields = await this.#redis.hgetall(this.#keys.session(sessionId));
+    if (fields.v === undefined || fields.init === undefined) return undefined;
+    const initialize = JSON.parse(fields.init) as Record<string, unknown>;
+    const record = { protocolVersion: fields.v, initialize };
+    return fields.level === undefined ? record : { ...record, logLevel: fields.level };
+  }
+
+  async setLogLevel(sessionId: string, level: string): Promise<void> {
+    const key = this.#keys.session(sessionId);
+    // Only a session that exists gets the field (a lone field would be a record without a version).
+    await this.#redis.eval(SET_IF_EXISTS, 1, key, 'level', level);
+  }
+
+  async touch(sessionId: string, ttlMs: number): Promise<void> {
+    await this.#redis.pexpire(this.#keys.session(sessionId), ttlMs);
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    await this.#redis.del(this.#keys.session(sessionId));
+  }
+}
+
+const SET_IF_EXISTS =
+  "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
+
+async function check(replies: [Error | null, unknown][] | null): Promise<void> {
+  if (replies === null) throw new Error('Redis discarded the transaction');
+  for (const [error] of replies) if (error !== null) throw error;
+}

@@ -1,0 +1,52 @@
+/**
+ * Everything a server process needs from Redis to share legacy sessions, in one call: two
+ * connections (commands, and subscriber mode), the event store, the session registry and the
+ * message router, all under one key prefix.
+ */
+
+import type { SharedSessionState } from '@entropic-mcp/server/http';
+import { connectRedis, type RedisConnectOptions } from './connect.js';
+import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
+import { RedisMessageRouter } from './message-router.js';
+import { RedisSessionRegistry } from './session-registry.js';
+
+export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEventStoreOptions {
+  /** This process's tag (default random). */
+  readonly nodeId?: string;
+  readonly onError?: (error: Error) => void;
+}
+
+export interface RedisSharedState extends SharedSessionState {
+  readonly eventStore: RedisEventStore;
+  /** Close both connections. */
+  close(): Promise<void>;
+}
+
+/** Connect to `url` (rejects with RedisUnavailableError when Redis does not answer). */
+export async function createRedisSharedState(
+  url: string,
+  options: RedisSharedStateOptions = {},
+): Promise<RedisSharedState> {
+  const commands = await connectRedis(url, options);
+  let subscriber: Awaited<ReturnType<typeof connectRedis>>;
+  try {
+    subscriber = await connectRedis(url, options);
+  } catch (error) {
+    commands.disconnect();
+    throw error;
+  }
+  const prefix = { keyPrefix: options.keyPrefix };
+  const router = new RedisMessageRouter(commands, subscriber, {
+    ...prefix,
+    nodeId: options.nodeId,
+    onError: options.onError,
+  });
+  return {
+    registry: new RedisSessionRegistry(commands, prefix),
+    router,
+    eventStore: new RedisEventStore(commands, options),
+    async close() {
+      await Promise.allSettled([commands.quit(), subscriber.quit()]);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** RedisEventStore against a real redis-server: the shared EventStore suite, then what only Redis adds. */
+
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventStoreSuite } from '../../server/test/support/event-store-suite.js';
+import { connectRedis, RedisEventStore } from '../src/index.js';
+import { type RedisProcess, startRedis } from './support/redis-server.js';
+
+let server: RedisProcess;
+let redis: Redis;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server = await startRedis();
+  redis = await connectRedis(server.url);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.stop();
+});
+
+eventStoreSuite('RedisEventStore', {
+  make: (options) => new RedisEventStore(redis, { ...options, keyPrefix: `t${++prefixes}:` }),
+});
+
+describe('RedisEventStore on Redis', () => {
+  it('bounds each stream and sets a time to live on it', async () => {
+    const store = new RedisEventStore(redis, { keyPrefix: 'bound:', maxEventsPerStream: 3, ttlMs: 60_000 });
+    for (let n = 0; n < 10; n++) await store.append('s1.0', `{"n":${n}}`);
+    expect(await redis.xlen('bound:ev:s1.0')).toBe(3);
+    const ttl = await redis.pttl('bound:ev:s1.0');
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(await redis.pttl('bound:evs:s1')).toBeGreaterThan(50_000);
+  });
+
+  it('never reads another prefix, and refuses ids that could name other keys', async () => {
+    const mine = new RedisEventStore(redis, { keyPrefix: 'a:' });
+    const theirs = new RedisEventStore(redis, { keyPrefix: 'b:' });
+    const id = await theirs.append('victim.0', '{"secret":1}');
+    await theirs.append('victim.0', '{"secret":2}');
+    expect(await mine.after(id)).toBeUndefined();
+    const hostile = [
+      `b:ev:${id}`,
+      `../b:ev:${id}`,
+      `victim.0\r\n.1`,
+      `*.1`,
+      `victim.0 .1`,
+      `{victim}.0.1`,
+      `victim:0.1`,
+      `${'x'.repeat(500)}.1`,
+      `victim.0.-1`,
+      `victim.0.1e3`,
+      '.1',
+      '',
+    ];
+    for (const value of hostile) expect(await theirs.after(value)).toBeUndefined();
+    await expect(theirs.forget('*')).rejects.toThrow(/wants "<session>\."/);
+    await expect(theirs.append('a b.0', 'x')).rejects.toThrow(/Unsafe id/);
+  });
+
+  it('refuses a bad prefix and bad bounds by name', () => {
+    expect(() => new RedisEventStore(redis, { keyPrefix: 'no colon' })).toThrow(/prefix/);
+    expect(() => new RedisEventStore(redis, { ttlMs: 0 })).toThrow(/ttlMs must be a positive integer/);
+  });
+});

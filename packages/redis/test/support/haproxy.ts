@@ -1,0 +1,72 @@
+/**
+ * A real HAProxy for tests: HTTP mode, round robin over the given backends, no stickiness, timeouts
+ * long enough for SSE streams; its own free port and temporary directory, always stopped by `stop`.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitForPort } from './ports.js';
+
+export interface HaproxyProcess {
+  readonly port: number;
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** The configuration text: one frontend, one round-robin backend, health checks off (tests kill nodes). */
+export function haproxyConfig(port: number, backends: readonly number[]): string {
+  const servers = backends.map((p, i) => `  server node${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`);
+  return [
+    'global',
+    '  maxconn 4096',
+    'defaults',
+    '  mode http',
+    '  timeout connect 2s',
+    '  timeout client 10m',
+    '  timeout server 10m',
+    '  timeout tunnel 10m',
+    '  retries 2',
+    '  option redispatch',
+    'frontend mcp',
+    `  bind 127.0.0.1:${port}`,
+    '  default_backend nodes',
+    'backend nodes',
+    '  balance roundrobin',
+    ...servers,
+    '',
+  ].join('\n');
+}
+
+export async function startHaproxy(backends: readonly number[]): Promise<HaproxyProcess> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'emcp-haproxy-'));
+  const file = join(dir, 'haproxy.cfg');
+  writeFileSync(file, haproxyConfig(port, backends));
+  const child: ChildProcess = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  child.once('error', () => {});
+  try {
+    await waitForPort(port, 20_000, 'haproxy');
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n${errors}`);
+  }
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const gone = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await gone;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

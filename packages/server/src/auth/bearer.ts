@@ -1,0 +1,147 @@
+/**
+ * Bearer-token verification with no transport types: an Authorization header in, a verdict out.
+ * JWTs are checked with jose against a JWKS (signature, issuer, audience, expiry); static tokens
+ * are compared in constant time. Used by the node:http handler and usable by any other host.
+ */
+
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+
+/** What a verified token gives handlers as `ctx.auth`. */
+export interface TokenInfo {
+  readonly token: string;
+  /** Granted scopes (the JWT `scope` claim split on spaces, or its `scp` array). */
+  readonly scopes: readonly string[];
+  readonly subject?: string;
+  readonly clientId?: string;
+  /** Seconds since the epoch, when the token says. */
+  readonly expiresAt?: number;
+  /** Every JWT claim (empty for static tokens). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+export interface StaticToken {
+  readonly token: string;
+  /** Scopes this token grants. Default none: tools that declare scopes refuse it. */
+  readonly scopes?: readonly string[];
+  readonly subject?: string;
+}
+
+export interface BearerVerifierOptions {
+  /** Where the authorization server publishes its keys (fetched and cached by jose). */
+  readonly jwksUrl?: string | URL;
+  /** A key set given directly instead of a URL. */
+  readonly jwks?: { keys: readonly Record<string, unknown>[] };
+  /** Required `iss`. Required with a JWKS. */
+  readonly issuer?: string | readonly string[];
+  /** Required `aud` (this server's resource identifier). Required with a JWKS. */
+  readonly audience?: string | readonly string[];
+  /** Allowed signature algorithms. Default: what the keys allow. */
+  readonly algorithms?: readonly string[];
+  /** Seconds of clock skew allowed on exp/nbf/iat. Default 30. */
+  readonly clockToleranceSec?: number;
+  /** Fixed tokens for simple deployments (also allowed alongside a JWKS). */
+  readonly tokens?: readonly (string | StaticToken)[];
+}
+
+export type BearerVerdict =
+  | { readonly ok: true; readonly info: TokenInfo }
+  | {
+      readonly ok: false;
+      /** RFC 6750 §3.1: `invalid_request` for a malformed header; none when there was no token. */
+      readonly error: 'invalid_request' | 'invalid_token' | undefined;
+      readonly description: string;
+    };
+
+export interface BearerVerifier {
+  /** Verify an `Authorization` header value (undefined when the request had none). */
+  verify(authorization: string | undefined): Promise<BearerVerdict>;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function createBearerVerifier(options: BearerVerifierOptions): BearerVerifier {
+  const statics = (options.tokens ?? []).map((t) => (typeof t === 'string' ? { token: t } : t));
+  for (const t of statics) {
+    if (typeof t.token !== 'string' || t.token.length < 16 || !BEARER.test(`Bearer ${t.token}`)) {
+      throw new TypeError('bearer: each static token must be at least 16 token68 characters');
+    }
+  }
+  const keys = keySet(options);
+  if (keys === undefined && statics.length === 0) {
+    throw new TypeError('bearer: give jwksUrl, jwks or tokens');
+  }
+  if (keys !== undefined && (options.issuer === undefined || options.audience === undefined)) {
+    throw new TypeError('bearer: a JWKS needs both issuer and audience');
+  }
+  const verifyOptions = {
+    issuer: options.issuer as string | string[] | undefined,
+    audience: options.audience as string | string[] | undefined,
+    algorithms: options.algorithms as string[] | undefined,
+    clockTolerance: options.clockToleranceSec ?? 30,
+    requiredClaims: ['exp'],
+  };
+  return {
+    async verify(authorization) {
+      if (authorization === undefined || authorization === '') {
+        return { ok: false, error: undefined, description: 'no bearer token' };
+      }
+      const token = BEARER.exec(authorization)?.[1];
+      if (token === undefined) {
+        return {
+          ok: false,
+          error: 'invalid_request',
+          description: 'the Authorization header is not "Bearer <token>"',
+        };
+      }
+      const fixed = statics.find((t) => sameString(t.token, token));
+      if (fixed !== undefined) {
+        return { ok: true, info: { token, scopes: fixed.scopes ?? [], subject: fixed.subject, claims: {} } };
+      }
+      if (keys === undefined) return { ok: false, error: 'invalid_token', description: 'unknown token' };
+      try {
+        const { payload } = await jwtVerify(token, keys, verifyOptions);
+        return { ok: true, info: infoOf(token, payload) };
+      } catch (error) {
+        return { ok: false, error: 'invalid_token', description: describe(error) };
+      }
+    },
+  };
+}
+
+function keySet(options: BearerVerifierOptions) {
+  if (options.jwksUrl !== undefined) return createRemoteJWKSet(new URL(options.jwksUrl));
+  if (options.jwks !== undefined)
+    return createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0]);
+  return undefined;
+}
+
+function infoOf(token: string, payload: JWTPayload): TokenInfo {
+  const scope = payload.scope;
+  const scp = payload.scp;
+  const scopes =
+    typeof scope === 'string'
+      ? scope.split(' ').filter((s) => s !== '')
+      : Array.isArray(scp)
+        ? scp.filter((s): s is string => typeof s === 'string')
+        : [];
+  const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
+  return { token, scopes, subject: payload.sub, clientId, expiresAt: payload.exp, claims: payload };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'the token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `the token's ${error.claim} claim is not accepted`;
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token signature is invalid';
+  if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the issuer matches the token';
+  if (error instanceof errors.JOSEError) return `the token is not accepted (${error.code})`;
+  return 'the token could not be verified';
+}
+
+/** Equal-length strings compared without an early exit. */
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

@@ -1,0 +1,37 @@
+/**
+ * Types for tool schemas: what `inputSchema`/`outputSchema` accept, and what handlers receive and
+ * return for a given schema (a Standard Schema's types, or `FromSchema` of a JSON Schema literal).
+ */
+
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { JsonSchema } from './types.js';
+
+/** A schema with both Standard Schema validation and the Standard JSON Schema converter (zod 4, arktype, …). */
+export interface StandardJsonSchema<Input = unknown, Output = Input> {
+  readonly '~standard': StandardSchemaV1.Props<Input, Output> & StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+/** What a tool's `inputSchema`/`outputSchema` may be. */
+export type ToolSchema = JsonSchema | StandardJsonSchema;
+
+/** A plain `Record<string, unknown>` schema (not a literal): nothing to infer from it. */
+type Widened<S> = string extends keyof S ? true : false;
+
+/** The value a schema describes on the given side ('in': what callers send; 'out': what it produces). */
+type SchemaValue<S, Side extends 'in' | 'out'> =
+  S extends StandardSchemaV1<infer I, infer O>
+    ? Side extends 'in'
+      ? I
+      : O
+    : Widened<S> extends true
+      ? Record<string, unknown>
+      : S extends JSONSchema
+        ? FromSchema<S>
+        : Record<string, unknown>;
+
+/** The arguments a tool handler receives for `inputSchema` S (Record<string, unknown> without one). */
+export type ToolArgs<S> = [S] extends [undefined] ? Record<string, unknown> : SchemaValue<S, 'out'>;
+
+/** The `structuredContent` a handler returns for `outputSchema` S (it is validated, then sent). */
+export type ToolStructured<S> = [S] extends [undefined] ? Record<string, unknown> : SchemaValue<S, 'in'>;

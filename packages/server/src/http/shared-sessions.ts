@@ -1,0 +1,181 @@
+/**
+ * Legacy sessions served by several processes: this process's side of the session registry and the
+ * message router. It saves a session when its initialize is answered, restores a session it has
+ * never seen from the registry, passes the client's answers and notifications to the process that
+ * needs them, hands connection-wide messages to the process holding the GET stream, and ends every
+ * copy of a session on DELETE.
+ */
+
+import type { JsonRpcMessage } from '../transport/types.js';
+import { routeResponse } from './node-tags.js';
+import type { RoutedMessage, SessionRecord, SharedSessionState } from './shared-state.js';
+import type { HttpServerTransport } from './transport.js';
+
+/** The id of the synthetic requests that replay a restored session's state into the core. */
+const RESTORE_ID = '\u0000restore';
+
+export interface SharedSessionsConfig {
+  readonly state: SharedSessionState;
+  /** How long the registry keeps a session nobody uses (the handler's idle timeout). */
+  readonly ttlMs: number;
+  /** A new transport for `sessionId`, connected to the server and in the handler's table. */
+  readonly open: (sessionId: string) => Promise<HttpServerTransport | undefined>;
+  readonly report: (error: unknown) => void;
+}
+
+/** Shared state could not be reached: the request that needed it fails with this message. */
+export class SharedStateUnavailable extends Error {
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Service Unavailable: shared session state is unreachable (${reason})`, { cause });
+  }
+}
+
+export class SharedSessions {
+  readonly #config: SharedSessionsConfig;
+  readonly #initParams = new WeakMap<HttpServerTransport, Record<string, unknown>>();
+  readonly #unsubscribe = new Map<HttpServerTransport, () => void>();
+  readonly #restoring = new Map<string, Promise<HttpServerTransport | undefined>>();
+  readonly #touched = new WeakMap<HttpServerTransport, number>();
+
+  constructor(config: SharedSessionsConfig) {
+    this.#config = config;
+  }
+
+  get nodeId(): string {
+    return this.#config.state.router.nodeId;
+  }
+
+  /** A connection-wide message with no GET stream here: the process holding it writes it. */
+  readonly elsewhere = (sessionId: string, message: JsonRpcMessage): boolean => {
+    Promise.resolve()
+      .then(() => this.#config.state.router.publish(sessionId, { kind: 'out', from: this.nodeId, message }))
+      .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
+    return true;
+  };
+
+  readonly onInitialized = (transport: HttpServerTransport): Promise<void> | undefined => {
+    const sessionId = transport.sessionId;
+    const initialize = this.#initParams.get(transport);
+    if (sessionId === undefined || initialize === undefined || transport.protocolVersion === undefined)
+      return undefined;
+    const record: SessionRecord = { protocolVersion: transport.protocolVersion, initialize };
+    return Promise.resolve()
+      .then(() => this.#config.state.registry.save(sessionId, record, this.#config.ttlMs))
+      .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
+  };
+
+  /** A session now has a copy here: receive what other processes publish for it. */
+  attach(transport: HttpServerTransport): void {
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined || this.#unsubscribe.has(transport)) return;
+    const stop = this.#config.state.router.subscribe(sessionId, (routed) => this.#receive(transport, routed));
+    this.#unsubscribe.set(transport, stop);
+  }
+
+  /** This copy closed (ended, idle, or the process is stopping). */
+  detach(transport: HttpServerTransport): void {
+    this.#unsubscribe.get(transport)?.();
+    this.#unsubscribe.delete(transport);
+  }
+
+  /**
+   * A request of the session arrived here: keep what the registry needs and push its expiry back.
+   * Rejects with SharedStateUnavailable when shared state cannot be reached.
+   */
+  async noteRequest(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined) return;
+    const registry = this.#config.state.registry;
+    try {
+      if (message.method === 'initialize') {
+        this.#initParams.set(transport, (message.params ?? {}) as Record<string, unknown>);
+        return;
+      }
+      if (message.method === 'logging/setLevel') {
+        const level = (message.params as { level?: unknown } | undefined)?.level;
+        if (typeof level === 'string') {
+          await registry.setLogLevel(sessionId, level);
+          await this.#config.state.router.publish(sessionId, { kind: 'in', from: this.nodeId, message });
+        }
+        return;
+      }
+      const now = Date.now();
+      if (now - (this.#touched.get(transport) ?? 0) > this.#config.ttlMs / 10) {
+        this.#touched.set(transport, now);
+        await registry.touch(sessionId, this.#config.ttlMs);
+      }
+    } catch (error) {
+      throw new SharedStateUnavailable(error);
+    }
+  }
+
+  /**
+   * A response or notification from the client arrived here: send it to the processes that need
+   * it. Afterwards the caller delivers it locally too (the core ignores what is not its own).
+   */
+  async forward(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
+    if (message.method === undefined && routeResponse(message, this.nodeId) !== 'remote') return;
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined) return;
+    try {
+      await this.#config.state.router.publish(sessionId, { kind: 'in', from: this.nodeId, message });
+    } catch (error) {
+      throw new SharedStateUnavailable(error);
+    }
+  }
+
+  /** A session this process does not hold: restore it from the registry (undefined: no such session). */
+  restore(sessionId: string): Promise<HttpServerTransport | undefined> {
+    let pending = this.#restoring.get(sessionId);
+    if (pending === undefined) {
+      pending = this.#restore(sessionId).finally(() => this.#restoring.delete(sessionId));
+      this.#restoring.set(sessionId, pending);
+    }
+    return pending;
+  }
+
+  /** DELETE: no process may serve the session any more; every copy closes. */
+  async end(transport: HttpServerTransport): Promise<void> {
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined) return;
+    try {
+      await this.#config.state.registry.remove(sessionId);
+      await this.#config.state.router.publish(sessionId, { kind: 'end', from: this.nodeId });
+    } catch (error) {
+      throw new SharedStateUnavailable(error);
+    }
+  }
+
+  async #restore(sessionId: string): Promise<HttpServerTransport | undefined> {
+    let record: SessionRecord | undefined;
+    try {
+      record = await this.#config.state.registry.load(sessionId);
+    } catch (error) {
+      throw new SharedStateUnavailable(error);
+    }
+    if (record === undefined) return undefined;
+    const transport = await this.#config.open(sessionId);
+    if (transport === undefined) return undefined;
+    transport.protocolVersion = record.protocolVersion;
+    const replay = (method: string, params?: Record<string, unknown>, id?: string): void =>
+      transport.onmessage?.({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params }, {});
+    replay('initialize', record.initialize, RESTORE_ID);
+    replay('notifications/initialized');
+    if (record.logLevel !== undefined) replay('logging/setLevel', { level: record.logLevel }, RESTORE_ID);
+    this.attach(transport);
+    return transport;
+  }
+
+  #receive(transport: HttpServerTransport, routed: RoutedMessage): void {
+    if (routed.from === this.nodeId || transport.closed) return;
+    const message = routed.message;
+    if (routed.kind === 'end') void transport.close(false);
+    else if (message === undefined) return;
+    else if (routed.kind === 'out') {
+      if (transport.standaloneConnected) transport.send(message);
+    } else if (message.method !== undefined) {
+      transport.onmessage?.(message.id === undefined ? message : { ...message, id: RESTORE_ID }, {});
+    } else if (routeResponse(message, this.nodeId) === 'local') transport.onmessage?.(message, {});
+  }
+}

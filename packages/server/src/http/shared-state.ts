@@ -1,0 +1,118 @@
+/**
+ * What legacy (2025) sessions need to cross processes, as two small interfaces the HTTP handler
+ * owns: a session registry (what a process that never saw the session needs to serve it) and a
+ * message router (messages for a session that another process must act on). The in-memory versions
+ * here connect handlers inside one process (tests, embedding); `@entropic-mcp/redis` implements both
+ * on Redis for processes and machines.
+ */
+
+import type { JsonRpcMessage } from '../transport/types.js';
+
+/** What a session was given at initialize, and what it changed since. */
+export interface SessionRecord {
+  /** The negotiated protocol version. */
+  readonly protocolVersion: string;
+  /** The initialize request's params (`protocolVersion`, `capabilities`, `clientInfo`). */
+  readonly initialize: Record<string, unknown>;
+  /** The level of the last `logging/setLevel`, if any. */
+  readonly logLevel?: string;
+}
+
+export interface SessionRegistry {
+  /** Store (or replace) a session's record; it expires after `ttlMs` without `touch`. */
+  save(sessionId: string, record: SessionRecord, ttlMs: number): void | Promise<void>;
+  /** The record, or undefined when the session never existed, ended or expired. */
+  load(sessionId: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /** Record a new log level. */
+  setLogLevel(sessionId: string, level: string): void | Promise<void>;
+  /** The session is in use: push its expiry back. */
+  touch(sessionId: string, ttlMs: number): void | Promise<void>;
+  /** The session ended (DELETE): no process may restore it any more. */
+  remove(sessionId: string): void | Promise<void>;
+}
+
+/**
+ * One message between processes about one session:
+ * - `in`: a message from the client (a response to a server→client request, a notification) that
+ *   the processes holding this session deliver to their copy of it;
+ * - `out`: a connection-wide message for the client that the process holding the GET stream writes;
+ * - `end`: the session was deleted; every process drops its copy.
+ */
+export interface RoutedMessage {
+  readonly kind: 'in' | 'out' | 'end';
+  /** The process that published it (it ignores its own). */
+  readonly from: string;
+  readonly message?: JsonRpcMessage;
+}
+
+export interface MessageRouter {
+  /** This process's tag, unique among the processes sharing sessions: letters, digits, `_`, `-`. */
+  readonly nodeId: string;
+  /** Receive the messages published for `sessionId`; returns the call that stops receiving. */
+  subscribe(sessionId: string, listener: (message: RoutedMessage) => void): () => void;
+  /** Publish to every process subscribed to `sessionId` (including this one). */
+  publish(sessionId: string, message: RoutedMessage): void | Promise<void>;
+}
+
+/** Both halves, as the handler takes them. */
+export interface SharedSessionState {
+  readonly registry: SessionRegistry;
+  readonly router: MessageRouter;
+}
+
+/** A registry in this process's memory (handlers of one process sharing sessions). */
+export class MemorySessionRegistry implements SessionRegistry {
+  readonly #records = new Map<string, { record: SessionRecord; expires: number }>();
+
+  save(sessionId: string, record: SessionRecord, ttlMs: number): void {
+    this.#records.set(sessionId, { record, expires: Date.now() + ttlMs });
+  }
+
+  load(sessionId: string): SessionRecord | undefined {
+    const entry = this.#records.get(sessionId);
+    if (entry === undefined) return undefined;
+    if (entry.expires > Date.now()) return entry.record;
+    this.#records.delete(sessionId);
+    return undefined;
+  }
+
+  setLogLevel(sessionId: string, level: string): void {
+    const entry = this.#records.get(sessionId);
+    if (entry !== undefined) entry.record = { ...entry.record, logLevel: level };
+  }
+
+  touch(sessionId: string, ttlMs: number): void {
+    const entry = this.#records.get(sessionId);
+    if (entry !== undefined) entry.expires = Date.now() + ttlMs;
+  }
+
+  remove(sessionId: string): void {
+    this.#records.delete(sessionId);
+  }
+}
+
+/** The in-process bus: one hub, and one router per handler (`hub.router('a')`). */
+export class MemoryMessageHub {
+  readonly #listeners = new Map<string, Set<(message: RoutedMessage) => void>>();
+
+  router(nodeId: string): MessageRouter {
+    const listeners = this.#listeners;
+    return {
+      nodeId,
+      subscribe(sessionId, listener) {
+        const set = listeners.get(sessionId) ?? new Set();
+        listeners.set(sessionId, set);
+        set.add(listener);
+        return () => {
+          set.delete(listener);
+          if (set.size === 0) listeners.delete(sessionId);
+        };
+      },
+      publish(sessionId, message) {
+        // Delivered on a later tick, as a network bus would.
+        const set = listeners.get(sessionId);
+        if (set !== undefined) for (const listener of [...set]) setImmediate(() => listener(message));
+      },
+    };
+  }
+}

@@ -1,0 +1,26 @@
+/** What one HTTP transport is told when it is made (by the handler, or by an embedding application). */
+
+import type { JsonRpcMessage } from '../transport/types.js';
+import type { EventStore } from './event-store.js';
+
+/** `T` is the transport class itself (kept generic so this file needs nothing from it). */
+export interface HttpTransportConfig<T = unknown> {
+  /** The session id, or undefined for a stateless request. */
+  readonly sessionId: string | undefined;
+  /** Answer requests with one JSON body instead of an SSE stream. */
+  readonly jsonResponse: boolean;
+  /** The replay log; undefined turns resumability off. */
+  readonly eventStore: EventStore | undefined;
+  /** `retry` (ms) sent before the server closes a stream to make the client poll. */
+  readonly retryMs: number;
+  /** Messages kept for the standalone stream while no GET is connected. */
+  readonly maxBacklog: number;
+  /** Called once when the transport closes (the handler forgets the session). */
+  readonly onEnd?: (transport: T) => void;
+  /** This process's tag when several processes serve one session (see node-tags.ts). */
+  readonly nodeId?: string;
+  /** A connection-wide message with no GET stream here: true when another process takes it. */
+  readonly elsewhere?: (message: JsonRpcMessage) => boolean;
+  /** The initialize answer is about to leave; a returned promise holds it back until it settles. */
+  readonly onInitialized?: (transport: T) => Promise<void> | undefined;
+}

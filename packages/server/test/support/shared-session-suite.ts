@@ -1,0 +1,165 @@
+/**
+ * Legacy sessions served by two handlers that share state, as one suite: the in-memory registry and
+ * hub run it here, `@entropic-mcp/redis` runs it on a real Redis. The official v1 client sends every
+ * request to the other handler in turn, as a round-robin load balancer without stickiness would.
+ */
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventStore } from '../../src/http/event-store.js';
+import type { SharedSessionState } from '../../src/http/shared-state.js';
+import { BOTH, INIT_BODY, parseSse, post } from '../http-helpers.js';
+import { type Fixture, startFixture } from '../http-interop-fixture.js';
+
+export interface SharedNodes {
+  /** The shared state as each of two processes sees it, and the event store they share. */
+  readonly nodes: readonly [SharedSessionState, SharedSessionState];
+  readonly eventStore: EventStore;
+  close(): Promise<void>;
+}
+
+const text = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
+
+async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes>): void {
+  describe(`${name}: one legacy session, two processes`, () => {
+    let shared: SharedNodes;
+    const fx: Fixture[] = [];
+    let turn = 0;
+    /** Sends each HTTP request to the next handler in turn. */
+    const roundRobin = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const target = fx[turn++ % fx.length] as Fixture;
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      return fetch(new URL(url.pathname, target.url), init);
+    };
+
+    beforeAll(async () => {
+      shared = await make();
+      for (const state of shared.nodes)
+        fx.push(await startFixture({ sharedSessions: state, eventStore: shared.eventStore }));
+    });
+
+    afterAll(async () => {
+      for (const f of fx) await f.close();
+      await shared?.close();
+    });
+
+    it('lists, calls, elicits and cancels with every request on the other process', async () => {
+      const client = new Client({ name: 'rr', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      client.setRequestHandler(ElicitRequestSchema, async () => ({
+        action: 'accept',
+        content: { name: 'Ada' },
+      }));
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+      });
+      const transport = new StreamableHTTPClientTransport(new URL((fx[0] as Fixture).url), {
+        fetch: roundRobin,
+      });
+      await client.connect(transport);
+      try {
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('ask_name');
+        for (let i = 0; i < 4; i++) {
+          const echoed = await client.callTool({ name: 'echo', arguments: { text: `n${i}` } });
+          expect(text(echoed)).toBe(`n${i}`);
+        }
+        // The elicitation leaves on the stream of the process running the tool; the answer is POSTed
+        // to the other one.
+        for (let i = 0; i < 2; i++)
+          expect(text(await client.callTool({ name: 'ask_name' }))).toBe('Hello, Ada');
+
+        // A hung call cancelled through the other process.
+        const before = fx.map((f) => f.cancelled.length);
+        const aborter = new AbortController();
+        const call = client.callTool({ name: 'wait' }, CallToolResultSchema, { signal: aborter.signal });
+        await until(() => fx.some((f) => f.waiting.length > 0), 'the wait tool to start');
+        aborter.abort('enough');
+        await expect(call).rejects.toThrow();
+        await until(
+          () => fx.some((f, i) => f.cancelled.length > (before[i] ?? 0)),
+          'the running call to see its cancellation',
+        );
+
+        // A list change raised on each process reaches the client's one GET stream.
+        for (const f of fx) f.mcp.notifyToolsChanged();
+        await until(() => changed >= 2, 'both list changes');
+      } finally {
+        await transport.terminateSession();
+        await client.close();
+      }
+    });
+
+    it('resumes a GET stream of one process on the other with Last-Event-ID', async () => {
+      const [a, b] = fx as [Fixture, Fixture];
+      const res = await post(a.url, INIT_BODY);
+      const session = res.headers.get('mcp-session-id') as string;
+      await res.text();
+      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      await (await post(b.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+      const stop = new AbortController();
+      const get = await fetch(a.url, { headers: { ...headers, accept: BOTH }, signal: stop.signal });
+      const reader = (get.body as ReadableStream<Uint8Array>).getReader();
+      let seen = '';
+      const decoder = new TextDecoder();
+      const readUntil = async (count: number) => {
+        while (parseSse(seen).filter((e) => e.data !== undefined && e.data !== '').length < count) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          seen += decoder.decode(value, { stream: true });
+        }
+      };
+      await until(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream');
+      a.mcp.notifyToolsChanged();
+      b.mcp.notifyToolsChanged(); // raised where the stream is not: routed to a
+      await readUntil(2);
+      const live = parseSse(seen).filter((e) => e.data !== undefined && e.data !== '');
+      expect(live).toHaveLength(2);
+      stop.abort();
+      a.mcp.notifyPromptsChanged(); // missed: nobody is connected
+      await new Promise((r) => setTimeout(r, 100));
+      const resumed = await fetch(b.url, {
+        headers: { ...headers, accept: BOTH, 'last-event-id': live[1]?.id as string },
+      });
+      expect(resumed.status).toBe(200);
+      const reader2 = (resumed.body as ReadableStream<Uint8Array>).getReader();
+      const { value } = await reader2.read();
+      const events = parseSse(decoder.decode(value)).filter((e) => e.data !== undefined && e.data !== '');
+      await reader2.cancel();
+      expect(events.map((e) => JSON.parse(e.data as string).method)).toEqual([
+        'notifications/prompts/list_changed',
+      ]);
+      const gone = await fetch(b.url, { method: 'DELETE', headers });
+      expect(gone.status).toBe(200);
+      const after = await post(a.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, headers);
+      expect(after.status).toBe(404);
+    });
+
+    it('serves a session that no process holds from the registry, and says 404 for an unknown one', async () => {
+      const [a, b] = fx as [Fixture, Fixture];
+      const res = await post(a.url, INIT_BODY);
+      const session = res.headers.get('mcp-session-id') as string;
+      await res.text();
+      await a.handler.session(session)?.close(false); // as if its process had gone
+      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const listed = await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
+      expect(listed.status).toBe(200);
+      expect(await listed.text()).toContain('ask_name');
+      const unknown = { ...headers, 'mcp-session-id': 'no-such-session' };
+      expect((await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, unknown)).status).toBe(404);
+    });
+  });
+}
