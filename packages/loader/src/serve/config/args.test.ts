@@ -32,8 +32,6 @@ describe('parseServeArgs', () => {
       '--instances',
       '4',
       '--keep-going',
-      '--tools-module',
-      'tools/extra.mjs',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -46,7 +44,6 @@ describe('parseServeArgs', () => {
       instances: 4,
       keepGoing: true,
       help: false,
-      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
