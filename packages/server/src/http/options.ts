@@ -48,6 +48,8 @@ export interface McpHttpHandlerOptions {
   readonly eventStore?: EventStore | false;
   /** `retry` in ms sent before the server closes a stream to make the client poll. Default 1,000. */
   readonly retryMs?: number;
+  /** 2026-07-28: interval (ms) of keep-alive comments on an open SSE answer; 0 disables. Default 15 000. */
+  readonly keepAliveMs?: number;
   /** Largest request body in bytes (413 beyond). Default 4 MiB. */
   readonly maxBodyBytes?: number;
   /** Sessions allowed at once (503 beyond). Default 10,000. */
@@ -88,6 +90,7 @@ export interface ResolvedHandlerOptions {
   readonly jsonResponse: boolean;
   readonly eventStore: EventStore | false | undefined;
   readonly retryMs: number;
+  readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxSessions: number;
   readonly sessionIdleTimeoutMs: number;
@@ -116,6 +119,7 @@ export function resolveHandlerOptions(options: McpHttpHandlerOptions = {}): Reso
     jsonResponse: options.enableJsonResponse === true,
     eventStore: options.eventStore,
     retryMs: count(options.retryMs, 1000, 'retryMs'),
+    keepAliveMs: count(options.keepAliveMs, 15_000, 'keepAliveMs'),
     maxBodyBytes: count(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     maxSessions: count(options.maxSessions, 10_000, 'maxSessions'),
     sessionIdleTimeoutMs: count(options.sessionIdleTimeoutMs, 30 * 60_000, 'sessionIdleTimeoutMs'),

@@ -20,12 +20,13 @@ export function sendJsonError(
   code: number,
   message: string,
   headers?: Record<string, string>,
+  id: unknown = null,
 ): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
   }
-  const body = `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)}},"id":null}`;
+  const body = `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)}},"id":${JSON.stringify(id ?? null)}}`;
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',

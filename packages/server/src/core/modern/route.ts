@@ -16,14 +16,6 @@ import {
 } from './envelope.js';
 import { REMOVED_METHODS } from './methods.js';
 
-/** The context of a `server/discover` probe that carries no envelope: it pins nothing. */
-const PROBE: ModernClient = Object.freeze({
-  protocolVersion: MODERN_PROTOCOL_VERSION,
-  capabilities: Object.freeze({}),
-  info: undefined,
-  logLevel: undefined,
-});
-
 /** Whether a request on a connection not pinned to either era is served in the modern era. */
 export function isModernRequest(method: string, params: unknown): boolean {
   return method === 'server/discover' || isEnveloped(params);
@@ -48,9 +40,8 @@ export function routeModern(
   method: string,
   params: Record<string, unknown> | undefined,
 ): ModernRoute {
-  if (method === 'initialize') {
-    throw unsupportedVersion(params?.protocolVersion);
-  }
+  // On a connection pinned to the modern era; an enveloped initialize is simply not a method here.
+  if (method === 'initialize' && !isEnveloped(params)) throw unsupportedVersion(params?.protocolVersion);
   const spec = server.modernMethods.get(method);
   if (spec === undefined) {
     throw new McpError(
@@ -60,6 +51,5 @@ export function routeModern(
         : `Method not found: ${method}`,
     );
   }
-  if (method === 'server/discover' && !isEnveloped(params)) return { spec, client: PROBE };
   return { spec, client: readEnvelope(params) };
 }

@@ -1,0 +1,113 @@
+/**
+ * One 2026-07-28 request over Streamable HTTP, from its POST to its answer: no session, no GET
+ * stream, no resumability. The answer is one JSON body (status by error code), or an SSE stream
+ * once the request sends notifications (progress, log messages, listen events): without event
+ * ids, with `X-Accel-Buffering: no` and keep-alive comments while it stays open.
+ */
+
+import type { ServerResponse } from 'node:http';
+import type {
+  JsonRpcMessage,
+  MessageContext,
+  RequestId,
+  SendOptions,
+  Transport,
+} from '../transport/types.js';
+import { modernStatus } from './era.js';
+import { byteLength } from './reply.js';
+import { writable } from './sse.js';
+
+const SSE_HEAD = [
+  'content-type',
+  'text/event-stream',
+  'cache-control',
+  'no-cache, no-transform',
+  'connection',
+  'keep-alive',
+  'x-accel-buffering',
+  'no',
+];
+
+export interface ExchangeOptions {
+  /** Answer with one JSON body even when the request sends notifications (they are dropped). */
+  readonly jsonResponse: boolean;
+  /** Interval of `:` comments on an open SSE stream; 0 disables. */
+  readonly keepAliveMs: number;
+}
+
+export class ModernExchange implements Transport {
+  onmessage?: (message: unknown, context?: MessageContext) => void;
+  onparseerror?: (error: Error) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly sessionId = undefined;
+
+  #id: RequestId | undefined;
+  #streaming = false;
+  #stream = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly options: ExchangeOptions,
+  ) {}
+
+  async start(): Promise<void> {}
+
+  /** Hand the request to the core. A listen request always answers on a stream. */
+  deliver(message: JsonRpcMessage, context: MessageContext): void {
+    this.#id = message.id as RequestId;
+    this.#stream = !this.options.jsonResponse || message.method === 'subscriptions/listen';
+    this.res.once('close', () => void this.close());
+    this.onmessage?.(message, context);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
+    if (this.#closed || Array.isArray(message)) return;
+    if (message.method === undefined) {
+      if (message.id === this.#id) this.#answer(message);
+      return;
+    }
+    // Only notifications of this request travel, and only on a stream; the server sends no requests.
+    if (message.id !== undefined || options?.relatedRequestId !== this.#id || !this.#stream) return;
+    this.#open();
+    this.res.write(`data: ${JSON.stringify(message)}\n\n`);
+  }
+
+  #open(): void {
+    if (this.#streaming) return;
+    this.#streaming = true;
+    this.res.writeHead(200, SSE_HEAD);
+    const every = this.options.keepAliveMs;
+    if (every > 0) {
+      this.#timer = setInterval(() => {
+        if (writable(this.res)) this.res.write(':\n\n');
+      }, every);
+      this.#timer.unref?.();
+    }
+  }
+
+  #answer(message: JsonRpcMessage): void {
+    const text = JSON.stringify(message);
+    if (this.#streaming) this.res.end(`data: ${text}\n\n`);
+    else if (writable(this.res)) {
+      this.res.writeHead(modernStatus(message as { error?: { code?: unknown } }), [
+        'content-type',
+        'application/json',
+        'content-length',
+        String(byteLength(text)),
+      ]);
+      this.res.end(text);
+    }
+    void this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (!this.res.writableEnded) this.res.end();
+    this.onclose?.();
+  }
+}

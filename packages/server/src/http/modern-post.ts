@@ -1,0 +1,99 @@
+/**
+ * A POST in the 2026-07-28 era on node:http: classify the body, check the headers against it,
+ * then serve it as one exchange with its own connection to the server (nothing is kept after).
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classify, Kind } from '../core/envelope.js';
+import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
+import { ModernExchange } from './modern-exchange.js';
+import { checkModernHeaders, type HeaderParam, headerParams } from './modern-headers.js';
+import { sendJsonError } from './reply.js';
+import type { RequestView } from './view.js';
+
+/** What the modern path needs of a server: connect, and (for `x-mcp-header`) its tools. */
+export interface ModernServer {
+  connect(transport: ModernExchange): Promise<unknown>;
+  readonly tools?: { get(name: string): { wire: Record<string, unknown> } | undefined };
+}
+
+export interface ModernPostOptions {
+  readonly jsonResponse: boolean;
+  readonly keepAliveMs: number;
+  readonly report: (error: unknown) => void;
+}
+
+const paramsCache = new WeakMap<object, HeaderParam[]>();
+
+/** The view of a node:http request. */
+export function nodeView(req: IncomingMessage): RequestView {
+  return {
+    method: req.method ?? '',
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+export async function postModern(
+  server: ModernServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: unknown,
+  auth: unknown,
+  options: ModernPostOptions,
+): Promise<void> {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return sendJsonError(
+      res,
+      400,
+      -32600,
+      'Invalid Request: protocol 2026-07-28 takes one JSON-RPC message per POST, not a batch',
+    );
+  }
+  const m = message as JsonRpcMessage;
+  const kind = classify(m);
+  if (kind === Kind.Notification) {
+    res.writeHead(202, { 'content-length': '0' }).end();
+    return;
+  }
+  if (kind !== Kind.Request) {
+    return sendJsonError(
+      res,
+      400,
+      -32600,
+      'Invalid Request: the body is not a JSON-RPC 2.0 request or notification',
+    );
+  }
+  const view = nodeView(req);
+  const refusal = checkModernHeaders(
+    view,
+    m as { method: string; params?: Record<string, unknown> },
+    (name) => {
+      const wire = server.tools?.get(name)?.wire;
+      if (wire === undefined) return undefined;
+      let params = paramsCache.get(wire);
+      if (params === undefined) {
+        params = headerParams(wire.inputSchema);
+        paramsCache.set(wire, params);
+      }
+      return params;
+    },
+  );
+  if (refusal !== undefined)
+    return sendJsonError(res, refusal.status, refusal.code, refusal.message, undefined, m.id);
+  const exchange = new ModernExchange(res, options);
+  try {
+    await server.connect(exchange);
+  } catch (error) {
+    options.report(error);
+    return sendJsonError(res, 500, -32603, 'Internal error: the request could not be served');
+  }
+  const context: MessageContext = {
+    headers: req.headers,
+    auth,
+    protocolVersion: view.header('mcp-protocol-version')?.trim(),
+  };
+  exchange.deliver(m, context);
+}
