@@ -14,7 +14,7 @@ export interface FetchHost {
 }
 
 export function hostFetch(
-  fetch: (request: Request) => Promise<Response>,
+  fetch: (request: Request) => Response | Promise<Response>,
   path = '/mcp',
   onClose?: () => Promise<void>,
 ): Promise<FetchHost> {
