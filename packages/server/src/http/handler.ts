@@ -31,12 +31,13 @@ import { HttpServerTransport } from './transport.js';
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
-  /**
-   * The tools, when the server has them: their declared scopes are checked when auth is on, and
-   * their `x-mcp-header` parameters (2026-07-28).
-   */
+  /** The tools, when the server has them: their `x-mcp-header` parameters are checked (2026-07-28). */
   readonly tools?: {
-    get(name: string): { wire: Record<string, unknown>; readonly scopes?: readonly string[] } | undefined;
+    get(
+      name: string,
+    ):
+      | { readonly wire: Record<string, unknown>; readonly scopes?: readonly string[] | undefined }
+      | undefined;
   };
 }
 
@@ -179,7 +180,9 @@ export function createMcpHttpHandler(
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
   function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
     const missing = missingScopes(server, message, auth);
-    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    if (missing !== undefined && opts.auth !== undefined) {
+      refuseScope(req, res, opts.auth, opts.path, missing.join(' '));
+    }
     return missing !== undefined;
   }
 
