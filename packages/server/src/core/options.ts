@@ -1,7 +1,6 @@
 /** Server options, each with a documented default. */
 
-import type { CacheOptions, ResolvedCache } from './modern/results.js';
-import { resolveCache } from './modern/results.js';
+import { type CacheOptions, type ResolvedCache, resolveCache } from './modern/cache.js';
 import type { RequestStateOptions } from './modern/sealer.js';
 import type { SubscriptionBus } from './subscription-bus.js';
 

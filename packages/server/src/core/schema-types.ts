@@ -5,7 +5,9 @@
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { JsonSchema } from './types.js';
+
+/** A JSON Schema document, as a plain object. */
+export type JsonSchema = Record<string, unknown>;
 
 /** A schema with both Standard Schema validation and the Standard JSON Schema converter (zod 4, arktype, …). */
 export interface StandardJsonSchema<Input = unknown, Output = Input> {

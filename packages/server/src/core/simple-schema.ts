@@ -5,7 +5,7 @@
  * returns undefined for any keyword or shape it does not know. Messages follow ajv's wording.
  */
 
-import type { SchemaIssue, Validator } from './validator.js';
+import type { SchemaIssue, Validator } from './schema-issue.js';
 
 /** Checks one value; an issue's pointer is relative to that value (parents prefix their segment). */
 type Check = (value: unknown) => SchemaIssue | undefined;

@@ -1,8 +1,8 @@
 /** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
 
-import type { ToolSchema } from './schema-types.js';
+import type { JsonSchema, ToolSchema } from './schema-types.js';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 export type Meta = Record<string, unknown>;
 
 export interface Icon {

@@ -6,17 +6,11 @@
  */
 
 import { LocalError } from './errors.js';
+import type { SchemaIssue, Validator } from './schema-issue.js';
 import { compileSimple } from './simple-schema.js';
 import type { JsonSchema } from './types.js';
 
-export interface SchemaIssue {
-  /** JSON pointer into the validated value ('' is the value itself). */
-  pointer: string;
-  message: string;
-}
-
-/** Validates one value; returns undefined when it conforms, otherwise the first problem. */
-export type Validator = (value: unknown) => SchemaIssue | undefined;
+export type { SchemaIssue, Validator };
 
 /** Compiles any schema; throws (any error) when the schema itself is invalid. */
 export type FullValidatorFactory = (schema: JsonSchema) => Validator;

@@ -31,13 +31,11 @@ import { HttpServerTransport } from './transport.js';
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
-  /** The tools, when the server has them: their `x-mcp-header` parameters are checked (2026-07-28). */
+  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
   readonly tools?: {
     get(
       name: string,
-    ):
-      | { readonly wire: Record<string, unknown>; readonly scopes?: readonly string[] | undefined }
-      | undefined;
+    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
   };
 }
 

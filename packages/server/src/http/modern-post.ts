@@ -14,7 +14,7 @@ import type { RequestView } from './view.js';
 /** What the modern path needs of a server: connect, and (for `x-mcp-header`) its tools. */
 export interface ModernServer {
   connect(transport: ModernExchange): Promise<unknown>;
-  readonly tools?: { get(name: string): { wire: Record<string, unknown> } | undefined };
+  readonly tools?: { get(name: string): { readonly wire?: Record<string, unknown> } | undefined };
 }
 
 export interface ModernPostOptions {
