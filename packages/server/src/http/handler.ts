@@ -4,14 +4,13 @@
  * session, and passes the message to that session's transport.
  */
 
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
-import { BodyTooLargeError, readBody } from './body.js';
+import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
@@ -116,9 +115,10 @@ export function createMcpHttpHandler(
       if (headerRefusal !== undefined) return refuse(res, headerRefusal);
       let message: unknown;
       try {
-        message = JSON.parse(await readBody(req, opts.maxBodyBytes));
+        message = await readMessage(req, opts.maxBodyBytes);
       } catch (error) {
         if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
+        if (error instanceof BodyConsumedError) return sendJsonError(res, 400, -32000, error.message);
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
       if (httpEra(nodeView(req), message) === 'modern') {
@@ -145,7 +145,7 @@ export function createMcpHttpHandler(
       else {
         transport.acceptNotification(res, msg, context);
         if (transport.sessionId === undefined && transport.inFlight === 0)
-          setImmediate(() => void transport.close());
+          setTimeout(() => void transport.close(), 0);
       }
     } catch (error) {
       if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
@@ -202,7 +202,7 @@ export function createMcpHttpHandler(
         sendJsonError(res, 503, -32000, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
         return undefined;
       }
-      const transport = newTransport(randomUUID());
+      const transport = newTransport(crypto.randomUUID());
       sessions.add(transport);
       if (shared !== undefined) shared.attach(transport);
       return connected(res, transport);
