@@ -9,6 +9,7 @@ import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.
 import { McpServer } from '../src/index.js';
 import { INIT_BODY, post } from './http-helpers.js';
 import { startIssuer, type TestIssuer } from './support/jwks.js';
+import { envelope, modernHeaders } from './support/modern-wire.js';
 
 const AUDIENCE = 'https://mcp.example.test/mcp';
 const STATIC = 'static-token-0123456789abcdef';
@@ -130,6 +131,31 @@ describe('bearer auth with a JWKS', () => {
     expect(raw.headers.get('www-authenticate')).toMatch(
       /^Bearer error="insufficient_scope", scope="admin write", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
     );
+  });
+
+  it('refuses a 2026-07-28 tool call lacking the tool’s scopes with 403 too', async () => {
+    const call = async (scope: string) => {
+      const token = await issuer.sign({ sub: 'eve', aud: AUDIENCE, scope });
+      const body = {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'reset', arguments: {}, _meta: envelope() },
+      };
+      return fetch(srv.url, {
+        method: 'POST',
+        headers: { ...modernHeaders(body), authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+    };
+    const refused = await call('read write');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="insufficient_scope", scope="admin write"/,
+    );
+    const allowed = await call('admin write');
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toContain('reset');
   });
 
   it('lets a token with every scope of the tool call it', async () => {

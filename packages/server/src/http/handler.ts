@@ -122,6 +122,7 @@ export function createMcpHttpHandler(
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
       if (httpEra(nodeView(req), message) === 'modern') {
+        if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
         return await postModern(server, req, res, message, auth, modernOptions);
       }
       const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
@@ -177,7 +178,9 @@ export function createMcpHttpHandler(
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
   function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
     const missing = missingScopes(server, message, auth);
-    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    if (missing !== undefined && opts.auth !== undefined) {
+      refuseScope(req, res, opts.auth, opts.path, missing.join(' '));
+    }
     return missing !== undefined;
   }
 
