@@ -124,6 +124,17 @@ describe('multi-round-trip requests', () => {
     expect(notMap.error).toMatchObject({ code: -32602, data: { pointer: '/params/inputResponses' } });
   });
 
+  it('ignores inputResponses that come without a requestState: nothing was asked yet', async () => {
+    const peer = await modernPeer(makeServer(), CAPS);
+    const before = sideEffects;
+    const forged = (
+      await peer.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: answers })
+    ).result as Record<string, unknown>;
+    expect(forged.resultType).toBe('input_required');
+    expect(Object.keys(forged.inputRequests as object)).toEqual(['who']);
+    expect(sideEffects).toBe(before);
+  });
+
   it('answers -32021 naming the capability when the request did not declare it', async () => {
     const peer = await modernPeer(makeServer(), { sampling: {} });
     const r = await peer.modern('tools/call', { name: 'greet', arguments: {} });

@@ -57,7 +57,9 @@ export class ModernRequest extends RequestState {
     const responses = readInputResponses(this.params?.inputResponses);
     const token = this.params?.requestState;
     if (token === undefined) {
-      this.broker = new InputBroker(this.method, caps, responses);
+      // Answers count only for questions a sealed requestState says were asked: without one this is a
+      // first round, and inputResponses (checked for shape above) answer nothing yet.
+      this.broker = new InputBroker(this.method, caps, {});
       return undefined;
     }
     const sealer = this.session.server.sealer;
