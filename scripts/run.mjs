@@ -56,7 +56,7 @@ function summarize() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
-  const dirs = ['packages', 'examples'].flatMap((d) =>
+  const dirs = ['packages', 'examples', 'tests'].flatMap((d) =>
     existsSync(join(root, d)) ? readdirSync(join(root, d)).map((p) => join(root, d, p)) : [],
   );
   for (const dir of [...dirs, join(root, 'bench')]) {
@@ -82,7 +82,8 @@ if (task === 'serve') {
   const code = run('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
   const failed = summarize();
   if (code !== 0 || failed > 0) process.exit(code || 1);
-  must('pnpm', ['exec', 'entropic-abi', 'check']);
+  // The ABI gate, against the fork point and the last abi-headers release tag (a note when there is none).
+  must('pnpm', ['exec', 'entropic-abi', 'check', '--release', 'latest']);
 } else {
   console.error('usage: node scripts/run.mjs serve|test');
   process.exit(2);

@@ -1,5 +1,5 @@
-// The targets of issues 6 (legacy era, stdio and HTTP) and 10 (the 2026-07-28 era), checked against one
-// run's tables.
+// The targets of issues 6 (legacy era, stdio and HTTP), 10 (the 2026-07-28 era) and 11 (the C plugin path and
+// instances), checked against one run's tables.
 const MiB = 2 ** 20;
 
 function row(tables, id, target) {
@@ -93,6 +93,7 @@ export function checkGoals(tables, opts) {
     const span = `${Math.round(r.points[0].calls / 1000)}k → ${Math.round(r.points.at(-1).calls / 1000)}k`;
     add(`RSS growth ${span} ≤ 5 % (${r.label})`, `${(r.growth * 100).toFixed(1)} %`, r.growth <= 0.05);
   }
+  pluginGoals(tables, opts, add);
   const check = row(tables, 'abi', 'check');
   add(
     'entropic-abi check < 3 s',
@@ -100,4 +101,56 @@ export function checkGoals(tables, opts) {
     check && check.medianMs < 3000,
   );
   return goals;
+}
+
+/** Issue 11: the C plugin path beside the TypeScript echo of the same run, and what instances buy. */
+function pluginGoals(tables, opts, add) {
+  const ratio = (a, b) => (a && b ? a.perSecond / b.perSecond : undefined);
+  const many = `stdio-${opts.inflight}`;
+  const ts = row(tables, many, 'entropic');
+  const isolated = row(tables, many, 'plugin-isolated');
+  const inprocess = row(tables, many, 'plugin-inprocess');
+  const v2 = row(tables, many, 'sdk-v2');
+  const vs = (r, a, b) =>
+    r && `${r.toFixed(2)}× (${Math.round(a.perSecond)}/s vs ${Math.round(b.perSecond)}/s)`;
+  const r1 = ratio(isolated, ts);
+  add('C plugin, isolated, stdio 64 in flight ≥ 0.6× TS echo', vs(r1, isolated, ts), r1 && r1 >= 0.6);
+  const r2 = ratio(isolated, v2);
+  add('C plugin, isolated, stdio 64 in flight ≥ 3× SDK v2', vs(r2, isolated, v2), r2 && r2 >= 3);
+  const r3 = ratio(inprocess, ts);
+  add(
+    'C plugin, --isolation none, stdio 64 in flight ≥ 0.75× TS echo',
+    vs(r3, inprocess, ts),
+    r3 && r3 >= 0.75,
+  );
+  const oneTs = row(tables, 'stdio-1', 'entropic');
+  for (const name of ['plugin-isolated', 'plugin-inprocess']) {
+    const one = row(tables, 'stdio-1', name);
+    const gap = one && oneTs ? one.p50us - oneTs.p50us : undefined;
+    add(
+      `C plugin (${name.slice(7)}) p50 at 1 in flight within 30 µs of TS echo`,
+      gap !== undefined &&
+        `${gap >= 0 ? '+' : ''}${Math.round(gap)} µs (${Math.round(one.p50us)} vs ${Math.round(oneTs.p50us)} µs)`,
+      gap !== undefined && gap <= 30,
+    );
+  }
+  add(
+    'Server CPU per plugin call, isolated, stdio 64 in flight ≤ 8 µs',
+    isolated &&
+      `${isolated.serverCpuPerCallUs.toFixed(1)} µs (TS echo ${ts?.serverCpuPerCallUs.toFixed(1)} µs)`,
+    isolated && isolated.serverCpuPerCallUs <= 8,
+  );
+  const http = `http-sse-${opts.clients}`;
+  const httpTs = row(tables, http, 'entropic');
+  const httpPlugin = row(tables, http, 'plugin-isolated');
+  const r4 = ratio(httpPlugin, httpTs);
+  add(
+    `C plugin, isolated, HTTP ${opts.clients} clients ≥ 0.8× TS echo`,
+    vs(r4, httpPlugin, httpTs),
+    r4 && r4 >= 0.8,
+  );
+  const x1 = row(tables, 'instances', 'spin-x1');
+  const x2 = row(tables, 'instances', 'spin-x2');
+  const r5 = ratio(x2, x1);
+  add('2 ms CPU tool, 8 in flight: --instances 2 ≥ 1.6× one instance', vs(r5, x2, x1), r5 && r5 >= 1.6);
 }

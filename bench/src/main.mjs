@@ -10,12 +10,13 @@ import { benchDir, httpTargets, stdioTargets } from './targets.mjs';
 import { abiWorkload } from './workloads/abi.mjs';
 import { growthWorkload } from './workloads/growth.mjs';
 import { httpWorkload } from './workloads/http.mjs';
+import { instancesWorkload } from './workloads/instances.mjs';
 import { modernWorkload } from './workloads/modern.mjs';
 import { stdioWorkload } from './workloads/stdio.mjs';
 
-const WORKLOADS = ['stdio', 'http', 'modern', 'growth', 'abi'];
+const WORKLOADS = ['stdio', 'http', 'modern', 'instances', 'growth', 'abi'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
-                  [--http-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
+                  [--http-calls N] [--spin-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
 
 function options() {
   const { values } = parseArgs({
@@ -26,6 +27,7 @@ function options() {
       calls: { type: 'string' },
       warmup: { type: 'string' },
       'http-calls': { type: 'string' },
+      'spin-calls': { type: 'string' },
       'growth-http-full': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -54,6 +56,7 @@ function options() {
     warmup: number(values.warmup, quick ? 100 : 2_000),
     httpCalls: number(values['http-calls'], quick ? 300 : 10_000),
     httpWarmup: quick ? 100 : 1_000,
+    spinCalls: number(values['spin-calls'], quick ? 100 : 3_000),
     inflight: 64,
     clients: 64,
     growthStdio: quick ? [2_000, 4_000] : [100_000, 250_000, 500_000, 750_000, 1_000_000],
@@ -103,6 +106,10 @@ async function main() {
   if (opts.only.includes('modern')) {
     log('modern (2026-07-28)');
     result.tables.push(...(await modernWorkload({ stdio, http }, { stdio: opts, http: httpOpts }, log)));
+  }
+  if (opts.only.includes('instances')) {
+    log('instances');
+    result.tables.push(...(await instancesWorkload(opts, log)));
   }
   if (opts.only.includes('growth')) {
     log('growth');

@@ -98,7 +98,12 @@ export function renderMarkdown(result) {
     lines.push('');
   }
   if (result.targets.length > 0) {
-    lines.push('## Targets (issues 6 and 10)', '', '| target | measured | verdict |', '| --- | --- | --- |');
+    lines.push(
+      '## Targets (issues 6, 10 and 11)',
+      '',
+      '| target | measured | verdict |',
+      '| --- | --- | --- |',
+    );
     for (const t of result.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.verdict} |`);
     lines.push('');
   }

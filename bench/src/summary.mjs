@@ -10,10 +10,13 @@ function pick(result, id, target) {
 const LINES = [
   ['stdio, 1 in flight', 'stdio-1', 'entropic', true],
   ['stdio, 64 in flight', 'stdio-64', 'entropic'],
+  ['stdio, C plugin isolated, 1 in flight', 'stdio-1', 'plugin-isolated', true],
+  ['stdio, C plugin in-process, 1 in flight', 'stdio-1', 'plugin-inprocess', true],
   ['stdio, C plugin isolated, 64 in flight', 'stdio-64', 'plugin-isolated'],
   ['stdio, C plugin in-process, 64 in flight', 'stdio-64', 'plugin-inprocess'],
   ['HTTP stateful SSE, 1 client', 'http-sse-1', 'entropic', true],
   ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
+  ['HTTP stateful SSE, C plugin isolated, 64 clients', 'http-sse-64', 'plugin-isolated'],
   ['HTTP stateful JSON, 64 clients', 'http-json-64', 'entropic'],
   ['HTTP stateless, 64 clients', 'http-stateless-64', 'entropic'],
   ['2026-07-28 stdio, 1 in flight', 'stdio-modern-1', 'entropic', true],
@@ -30,8 +33,8 @@ function cell(row, latency) {
 
 export function renderSummary(result) {
   const lines = [
-    '| echo `tools/call` | entropic-mcp | SDK v1 | SDK v2 | ceiling | × SDK v1 | × SDK v2 | × ceiling |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| echo `tools/call` | entropic-mcp | SDK v1 | SDK v2 | ceiling | × SDK v1 | × SDK v2 | × ceiling | × TS echo |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const ratio = (a, b) => (a && b ? `${(a.perSecond / b.perSecond).toFixed(2)}×` : '–');
   for (const [label, id, target, latency] of LINES) {
@@ -40,9 +43,10 @@ export function renderSummary(result) {
     const v1 = pick(result, id, 'sdk-v1');
     const v2 = pick(result, id, 'sdk-v2');
     const bare = pick(result, id, 'bare');
+    const ts = target === 'entropic' ? undefined : pick(result, id, 'entropic');
     lines.push(
       `| ${label} | ${cell(ours, latency)} | ${cell(v1, latency)} | ${cell(v2, latency)} | ${cell(bare, latency)} | ` +
-        `${ratio(ours, v1)} | ${ratio(ours, v2)} | ${ratio(ours, bare)} |`,
+        `${ratio(ours, v1)} | ${ratio(ours, v2)} | ${ratio(ours, bare)} | ${ratio(ours, ts)} |`,
     );
   }
   for (const [label, prefix] of [
@@ -57,12 +61,24 @@ export function renderSummary(result) {
       return peaks.length ? `${(Math.max(...peaks) / MiB).toFixed(0)} MiB` : '–';
     };
     lines.push(
-      `| ${label} | ${peak('entropic')} | ${peak('sdk-v1')} | ${peak('sdk-v2')} | ${peak('bare')} | | | |`,
+      `| ${label} | ${peak('entropic')} | ${peak('sdk-v1')} | ${peak('sdk-v2')} | ${peak('bare')} | | | | |`,
+    );
+  }
+  const spin = (name) => pick(result, 'instances', name);
+  const x1 = spin('spin-x1');
+  const x2 = spin('spin-x2');
+  if (x1 && x2) {
+    lines.push(
+      '',
+      `CPU-bound C plugin tool (2 ms of CPU a call, 8 in flight, stdio): one instance ${int(x1.perSecond)}/s, ` +
+        `\`--instances 2\` ${int(x2.perSecond)}/s (${(x2.perSecond / x1.perSecond).toFixed(2)}×).`,
     );
   }
   lines.push(
     '',
-    "Calls/s at 64 in flight carry the server's CPU time per call in brackets (all its threads).",
+    "Calls/s at 64 in flight carry the server's CPU time per call in brackets (all its threads); the C plugin " +
+      'rows are `entropic-mcp serve` with the example echo plugin, and × TS echo compares them with the TypeScript ' +
+      'echo tool of the same run.',
   );
   return lines.join('\n');
 }

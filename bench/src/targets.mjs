@@ -99,13 +99,45 @@ function httpTarget(name, label, file, skip, modern = true) {
   };
 }
 
+/** The fault fixture of the loader's tests, compiled by the instances workload (it has the `spin` tool). */
+export const faultyFixture = `${rootDir}packages/loader/test/faults-fixtures/faulty.c`;
+export const abiIncludeDir = `${rootDir}packages/abi-headers/include`;
+
+/** `serve --stdio` with `instances` instances of a plugin whose `spin` tool burns 2 ms of CPU per call. */
+export function spinTarget(so, instances) {
+  return {
+    name: `spin-x${instances}`,
+    label: `entropic-mcp serve --instances ${instances}, 2 ms CPU tool`,
+    command: node,
+    args: [loaderCli, 'serve', '--stdio', '--plugin', so, '--instances', String(instances)],
+    tool: 'faulty.spin',
+    arguments: { us: 2000 },
+    expect: 'spun',
+    skip: () => missing(loaderCli),
+  };
+}
+
 export function httpTargets() {
+  const so = echoPlugin();
   return [
     httpTarget('entropic', 'entropic-mcp (TS echo)', 'entropic-http.mjs', () =>
       missing(`${serverDist}/index.js`, `${serverDist}/http/index.js`),
     ),
     httpTarget('sdk-v1', 'official SDK v1 1.32.2', 'sdk-v1-http.mjs', undefined, false),
     httpTarget('sdk-v2', 'official SDK v2 2.4.0 (+ @modelcontextprotocol/node)', 'sdk-v2-http.mjs'),
+    {
+      ...httpTarget(
+        'plugin-isolated',
+        'entropic-mcp serve --http, C plugin, isolated',
+        'plugin-http.mjs',
+        undefined,
+        false,
+      ),
+      args: [server('plugin-http.mjs'), '--plugin', so ?? 'echo', '--isolation', 'process'],
+      tool: 'echo.echo',
+      modes: ['sse'], // serve speaks stateful Streamable HTTP with SSE answers
+      skip: () => missing(loaderCli) ?? (so ? undefined : 'not built: examples/plugins/echo/build/*.so'),
+    },
     httpTarget('bare', 'bare node:http (ceiling)', 'bare-http.mjs'),
   ];
 }

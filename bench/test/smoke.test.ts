@@ -74,10 +74,18 @@ describe('pnpm bench --quick', () => {
       for (const clients of [1, 64]) {
         const table = result.tables.find((t) => t.id === `http-${mode}-${clients}`)!;
         expect(problems(table)).toEqual([]);
-        expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v1', 'sdk-v2', 'bare']);
+        const plugin = mode === 'sse' ? ['plugin-isolated'] : [];
+        expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v1', 'sdk-v2', ...plugin, 'bare']);
         for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('runs the 2 ms CPU plugin tool with one instance and with two', () => {
+    const table = result.tables.find((t) => t.id === 'instances')!;
+    expect(problems(table)).toEqual([]);
+    expect(table.rows.map((r) => r.target)).toEqual(['spin-x1', 'spin-x2']);
+    for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
   });
 
   // The TS server does not serve 2026-07-28 yet: its rows fail; SDK v2 and the ceiling are measured.

@@ -91,7 +91,8 @@ export async function httpWorkload(targets, opts, log) {
   const tables = [];
   for (const mode of MODES) {
     log(` mode ${mode.mode}`);
-    tables.push(...(await modeWorkload(targets, mode, opts, log)));
+    const serving = targets.filter((t) => t.modes === undefined || t.modes.includes(mode.mode));
+    tables.push(...(await modeWorkload(serving, mode, opts, log)));
   }
   return tables;
 }

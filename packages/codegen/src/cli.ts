@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { existsSync, readdirSync } from 'node:fs';
+// entropic-abi: the code generator's command line; each command is a module in ./commands/, loaded when asked for.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CommandModule, EXIT_FAILURE, EXIT_USAGE, UsageError } from './command.js';
@@ -21,8 +22,13 @@ async function load(name: string): Promise<CommandModule | undefined> {
   return (await import(`./commands/${name}.js`)) as CommandModule;
 }
 
+function packageVersion(): string {
+  const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 async function help(): Promise<string> {
-  const lines = ['usage: entropic-abi <command> [options]', '', 'commands:'];
+  const lines = ['usage: entropic-abi <command> [options]', '       entropic-abi --version', '', 'commands:'];
   for (const name of commandNames()) {
     const mod = await load(name);
     lines.push(`  ${name.padEnd(16)}${mod?.summary ?? ''}`);
@@ -44,13 +50,18 @@ async function main(argv: string[]): Promise<number> {
     console.log(await help());
     return 0;
   }
+  if (name === '--version' || name === '-v') {
+    console.log(packageVersion());
+    return 0;
+  }
   const command = await load(name);
   if (!command) {
     console.error(`entropic-abi: unknown command '${name}' (known: ${commandNames().join(', ')})`);
     return EXIT_USAGE;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    console.log(`usage: ${command.usage}\n\n${command.summary}`);
+    const details = command.help === undefined ? '' : `\n\n${command.help}`;
+    console.log(`usage: ${command.usage}\n\n${command.summary}${details}`);
     return 0;
   }
   try {

@@ -1,3 +1,4 @@
+// The shape of an `entropic-abi` command module, its exit codes and its usage errors.
 /**
  * What a file in `commands/` exports. The CLI imports `commands/<name>.js` only when that
  * command is run, so adding a command is adding a file.
@@ -7,8 +8,22 @@ export interface CommandModule {
   summary: string;
   /** The synopsis, e.g. `entropic-abi generate [--out DIR]`. */
   usage: string;
+  /** Every option and what the command prints, shown by `entropic-abi <command> --help`. */
+  help?: string;
   /** Runs the command; resolves to the exit code (0 ok, 1 verdict failure). */
-  run(args: string[]): Promise<number> | number;
+  run(args: string[], context?: CommandContext): Promise<number> | number;
+}
+
+/** Where a command runs and where its output goes (the CLI: the process's cwd and console). */
+export interface CommandContext {
+  cwd: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** The context of a command run from the command line. */
+export function processContext(): CommandContext {
+  return { cwd: process.cwd(), out: (t) => console.log(t), err: (t) => console.error(t) };
 }
 
 /** Exit codes of `entropic-abi`. */

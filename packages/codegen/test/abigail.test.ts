@@ -3,11 +3,11 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dumpHeadersAbi } from '../src/abigail/build.js';
 import { compareHeadersWithReference, type ReferenceComparison } from '../src/abigail/reference.js';
 import { abigailAvailable } from '../src/abigail/tools.js';
-import { messages, rules, Scenario, WORKSPACE } from './check-scenario.js';
+import { messages, rules, scenariosForThisFile, WORKSPACE } from './support/check-scenario.js';
 
 const ABI = join(WORKSPACE, 'packages/abi-headers');
 const REFERENCE = join(ABI, 'abi/entropic-mcp-plugin.abi');
@@ -97,20 +97,7 @@ describe.skipIf(!abigailAvailable())('binary ABI of the headers (needs abigail-t
 });
 
 describe.skipIf(!abigailAvailable())('binary layer inside entropic-abi check (needs abigail-tools)', () => {
-  let template: string;
-  const made: Scenario[] = [];
-  beforeAll(() => {
-    template = Scenario.template();
-  });
-  afterAll(() => {
-    for (const s of made) s.remove();
-    Scenario.fromDir(template).remove();
-  });
-  const scenario = () => {
-    const s = Scenario.from(template);
-    made.push(s);
-    return s;
-  };
+  const scenario = scenariosForThisFile();
 
   it("reports abidiff's finding for a hand-edited header", async () => {
     const s = scenario()

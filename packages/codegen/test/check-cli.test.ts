@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Scenario } from './check-scenario.js';
+import { Scenario } from './support/check-scenario.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 
@@ -67,11 +67,21 @@ describe('entropic-abi check (the built command)', () => {
     expect(usage.out).toContain('--base no-such-ref does not name a commit');
   });
 
-  it('says plainly that the binary layer was skipped when abigail-tools is missing', () => {
+  it('check and lock say plainly that the binary layer was skipped when abigail-tools is missing', () => {
     const s = Scenario.from(template);
     made.push(s);
     const r = cli(s.dir, [], { ...process.env, PATH: bin });
     expect(r.out).toContain('binary layer: SKIPPED — abigail-tools is not installed');
     expect(r.status).toBe(0);
+    // lock writes the lock and says, naming the command, that the binary reference was left alone.
+    const lock = spawnSync(process.execPath, [CLI, 'lock'], {
+      cwd: s.dir,
+      env: { ...process.env, PATH: bin },
+      encoding: 'utf8',
+    });
+    expect(lock.status).toBe(0);
+    expect(lock.stdout).toContain(`unchanged ${s.file('abi.lock.json')}`);
+    expect(lock.stderr).toContain('binary reference NOT refreshed: abigail-tools is not installed');
+    expect(lock.stderr).toContain('pnpm exec entropic-abi abi-dump --update');
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckUsageError } from '../src/check/run.js';
 import { fingerprintOf } from '../src/lock/fingerprint.js';
 import type { AbiLock } from '../src/lock/lock-file.js';
-import { messages, rules, type Scenario, scenariosForThisFile } from './check-scenario.js';
+import { messages, rules, type Scenario, scenariosForThisFile } from './support/check-scenario.js';
 
 const scenario = scenariosForThisFile();
 

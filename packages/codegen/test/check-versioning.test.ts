@@ -1,6 +1,6 @@
 // Gate rules that compare the branch with its base: versioning of locked-ABI changes.
 import { describe, expect, it } from 'vitest';
-import { messages, rules, type Scenario, scenariosForThisFile } from './check-scenario.js';
+import { messages, rules, type Scenario, scenariosForThisFile } from './support/check-scenario.js';
 
 const scenario = scenariosForThisFile();
 
@@ -27,7 +27,7 @@ describe('rule: a locked-ABI change needs an API version bump', () => {
     expect(m).toContain('ENTROPIC_MCP_PLUGIN_API_VERSION is still 1');
     expect(m).toContain('function entropic_mcp_server_execute changed');
     expect(m).toContain('params › #3 changed from const char* to char*');
-    expect(m).toContain('to 2');
+    expect(m).toContain('becomes 2');
   });
 
   it('passes once the same change bumps the version and carries a major changeset (load-bearing)', async () => {

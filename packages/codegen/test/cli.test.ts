@@ -21,6 +21,31 @@ describe('entropic-abi (built CLI)', () => {
     expect(readFileSync(cli, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 
+  it.each([
+    ['generate', '--out DIR'],
+    ['lock', '--file PATH'],
+    ['model', '--definitions DIR'],
+    ['check', '--no-binary'],
+    ['abi-dump', '--reference FILE'],
+    ['verify-plugin', '--reference FILE'],
+    ['include-dir', 'entropic-abi-headers --include-dir'],
+  ])('%s --help explains its options', (command, option) => {
+    const r = abi(command, '--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`usage: entropic-abi ${command}`);
+    expect(r.stdout).toContain(option);
+    expect(r.stdout).toMatch(/Exit|Prints/);
+  });
+
+  it('--version prints the package version', () => {
+    const manifest = JSON.parse(readFileSync(join(dirname(cli), '..', 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const r = abi(flag);
+      expect(r.status, flag).toBe(0);
+      expect(r.stdout.trim(), flag).toBe(manifest.version);
+    }
+  });
+
   it('include-dir prints the include folder that holds the plugin header', () => {
     const r = abi('include-dir');
     expect(r.status).toBe(0);

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginVerdictOk, verifyPlugin } from '../src/abigail/plugin.js';
 import { abigailAvailable } from '../src/abigail/tools.js';
-import { WORKSPACE } from './check-scenario.js';
-import { buildPlugin, DRIFT_C, GOOD_C, GOOD_CPP, MISSING_C } from './verify-plugins.js';
+import { WORKSPACE } from './support/check-scenario.js';
+import { buildPlugin, DRIFT_C, ENGINE_CALL_C, GOOD_C, GOOD_CPP, MISSING_C } from './support/verify-plugins.js';
 
 const INCLUDE = join(WORKSPACE, 'packages/abi-headers/include');
 const REFERENCE = join(WORKSPACE, 'packages/abi-headers/abi/entropic-mcp-plugin.abi');
@@ -48,6 +48,30 @@ describe('verify-plugin: exported entry points', () => {
     expect(v.missing).toEqual(['entropic_mcp_server_configure', 'entropic_mcp_server_set_working_dir']);
     expect(v.notFunctions).toEqual([{ name: 'entropic_free', type: 'D' }]);
     expect(pluginVerdictOk(v)).toBe(false);
+  });
+});
+
+describe("the engine's error functions are not part of the plugin contract", () => {
+  it('a plugin calling entropic_error_name does not compile against our headers', () => {
+    const call = GOOD_CPP.replace('return "probe";', 'return entropic_error_name(ENTROPIC_OK);');
+    expect(call).not.toBe(GOOD_CPP);
+    expect(() => buildPlugin(dir, 'engine-call-cpp', call, { include: INCLUDE, cxx: true })).toThrow(
+      /entropic_error_name.{1,3} was not declared in this scope/,
+    );
+  });
+
+  it('one that declares it itself builds, and verify-plugin names the call and fails', () => {
+    const lib = buildPlugin(dir, 'engine-call', ENGINE_CALL_C, { include: INCLUDE });
+    const v = verify(lib);
+    expect(v.missing).toEqual([]);
+    expect(v.engineCalls).toEqual(['entropic_error_name']);
+    expect(pluginVerdictOk(v)).toBe(false);
+    const r = spawnSync(process.execPath, [CLI, 'verify-plugin', lib], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      '✖ calls entropic_error_name, which no entropic MCP loader provides (an engine-side function',
+    );
+    expect(r.stderr).toContain('undefined symbol: entropic_error_name');
   });
 });
 

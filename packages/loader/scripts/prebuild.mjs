@@ -7,7 +7,11 @@
 // The build runs in a scratch copy of the sources, so build/Release (which tests and local runs use) is left
 // alone. Node's headers come from the running Node (nodedir), so nothing is downloaded.
 // ENTROPIC_PREBUILD_MUSL=require fails when musl-gcc is missing; =skip does not try.
+// When .prebuild-stamp.json says the prebuilds were made from the same inputs (a hash of the native sources, the
+// ABI headers, these scripts and the toolchain choices) and every file is there, nothing is compiled again;
+// ENTROPIC_PREBUILD_FORCE=1 compiles anyway.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -16,11 +20,13 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -82,6 +88,54 @@ function muslHost(into) {
   run('strip', ['--strip-all', out], root);
 }
 
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+function muslWanted() {
+  const mode = process.env.ENTROPIC_PREBUILD_MUSL ?? 'auto';
+  return process.platform === 'linux' && mode !== 'skip' && thisLibc() !== 'musl' && has('musl-gcc');
+}
+
+/** What the prebuilds are made from; equal hashes mean equal inputs. */
+function inputsHash() {
+  const hash = createHash('sha256');
+  const files = [
+    join(root, 'binding.gyp'),
+    join(root, 'scripts', 'prebuild.mjs'),
+    join(root, 'scripts', 'abi-dirs.mjs'),
+    ...filesUnder(join(root, 'native')),
+    ...filesUnder(abiDir('include')),
+    ...filesUnder(abiDir('native')),
+  ].sort();
+  for (const file of files) hash.update(`${relative(root, file)}\0`).update(readFileSync(file));
+  const addonApi = JSON.parse(readFileSync(require.resolve('node-addon-api/package.json'), 'utf8')).version;
+  hash.update(`${platformDir} ${thisLibc()} musl=${muslWanted()} node-addon-api=${addonApi}`);
+  return hash.digest('hex');
+}
+
+const stampFile = join(root, '.prebuild-stamp.json');
+const target = join(root, 'prebuilds', platformDir);
+
+function upToDate(hash) {
+  if (process.env.ENTROPIC_PREBUILD_FORCE === '1' || !existsSync(stampFile) || !existsSync(target))
+    return false;
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  if (stamp[platformDir]?.inputs !== hash) return false;
+  const present = readdirSync(target);
+  return (stamp[platformDir].files ?? []).every((f) => present.includes(f)) && present.length > 0;
+}
+
+const hash = inputsHash();
+if (upToDate(hash)) {
+  console.error(
+    `prebuild: ${target} is up to date with its inputs (${hash.slice(0, 12)}); nothing to compile`,
+  );
+  process.exit(0);
+}
+
 const scratch = mkdtempSync(join(root, '.prebuild-'));
 try {
   for (const part of ['package.json', 'binding.gyp', 'native', 'scripts/abi-dirs.mjs']) {
@@ -105,11 +159,13 @@ try {
   muslHost(made);
   for (const file of readdirSync(made)) chmodSync(join(made, file), 0o755);
   // Swap the folder in whole, so a reader never sees half of it.
-  const target = join(root, 'prebuilds', platformDir);
   mkdirSync(dirname(target), { recursive: true });
   const old = join(scratch, 'old');
   if (existsSync(target)) renameSync(target, old);
   renameSync(made, target);
+  const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+  stamp[platformDir] = { inputs: hash, files: readdirSync(target).sort() };
+  writeFileSync(stampFile, `${JSON.stringify(stamp, null, 2)}\n`);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.error(`prebuild: ${target}: ${readdirSync(target).sort().join(', ')} (${seconds} s)`);
 } catch (error) {

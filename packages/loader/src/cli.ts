@@ -3,7 +3,7 @@
  * `entropic-mcp <command> ...`: each command is a module `./cli/<command>.js` exporting
  * `run(argv: string[]): Promise<number>` (the exit status), imported only when it is asked for.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,9 +24,14 @@ function commands(): string[] {
 
 function usage(): string {
   return (
-    `usage: entropic-mcp <command> [options]\ncommands: ${commands().join(', ')}\n` +
+    `usage: entropic-mcp <command> [options]\n       entropic-mcp --version\ncommands: ${commands().join(', ')}\n` +
     'run `entropic-mcp <command> --help` for the options of one command\n'
   );
+}
+
+function version(): string {
+  const manifest = join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -34,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`${version()}\n`);
+    return 0;
   }
   if (!NAME.test(name) || !commands().includes(name)) {
     process.stderr.write(`entropic-mcp: unknown command "${name}"\n${usage()}`);

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fixture } from './fixtures.js';
+import { buildFixture, tempDir } from './serve-helpers.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 
@@ -85,7 +87,7 @@ describe('entropic-mcp call', () => {
     expect(r.stderr).toContain('did not answer within 1500 ms');
   });
   it('reports a bad answer naming the plugin', () => {
-    const r = run('call', fixture('bad-answers'), 'missing_result');
+    const r = run('call', fixture('bad-answers'), 'missing_result', '--no-validate');
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('ENTROPIC_PLUGIN_BAD_ANSWER');
     expect(r.stderr).toContain('"bad-answers"');
@@ -94,6 +96,66 @@ describe('entropic-mcp call', () => {
     expect(run('call', fixture('crashy'), 'echo', '[1]').status).toBe(2);
     expect(run('call', fixture('crashy'), 'echo', '{oops').stderr).toContain('ARGS_JSON is not valid JSON');
     expect(run('call', fixture('crashy')).stderr).toContain('missing TOOL');
+  });
+});
+
+describe('entropic-mcp call checks the call before the plugin sees it', () => {
+  const sturdy = buildFixture(tempDir('cli-check'), 'sturdy');
+  const sturdyBad = buildFixture(tempDir('cli-check-bad'), 'sturdy', 'libbad.so', ['BAD_SCHEMA']);
+
+  it('refuses an unknown tool, naming it, the near name and the tools there are', () => {
+    const r = run('call', sturdy, 'ecoh', '{"text":"x"}');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown tool "ecoh" in plugin sturdy; did you mean `echo`?');
+    expect(r.stderr).toContain('(its tools: echo, calls, cwd');
+  });
+  it('refuses arguments that do not match the inputSchema, naming the field', () => {
+    const wrongType = run('call', sturdy, 'echo', '{"text":5}');
+    expect(wrongType.status).toBe(1);
+    expect(wrongType.stderr).toContain('Invalid arguments for tool echo: /text must be string');
+    const missing = run('call', sturdy, 'echo', '{}');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('/text');
+    expect(missing.stderr).toContain("required property 'text'");
+  });
+  it('checks in the in-process mode too', () => {
+    const r = run('call', sturdy, 'echo', '{"text":5}', '--isolation', 'none');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('Invalid arguments for tool echo: /text must be string');
+  });
+  it('names a tool whose inputSchema cannot be used', () => {
+    const r = run('call', sturdyBad, 'broken', '{}');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('tool "broken" has an inputSchema that cannot be used');
+  });
+  it('calls a valid call, and hands anything to the plugin with --no-validate', () => {
+    expect(JSON.parse(run('call', sturdy, 'echo', '{"text":"ok"}').stdout).result).toBe('ok');
+    const unchecked = run('call', sturdy, 'echo', '{"text":5}', '--no-validate');
+    expect(unchecked.stderr).not.toContain('Invalid arguments');
+    expect(run('call', sturdy, 'ecoh', '{}', '--no-validate').stderr).not.toContain('unknown tool "ecoh"');
+  });
+});
+
+describe('entropic-mcp help and version', () => {
+  it('--version prints the package version', () => {
+    const manifest = JSON.parse(readFileSync(join(dirname(cli), '..', 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-v']) {
+      const r = run(flag);
+      expect(r.status, flag).toBe(0);
+      expect(r.stdout, flag).toBe(`${manifest.version}\n`);
+    }
+  });
+  it.each([
+    ['call', ['--no-validate', '--timeout MS', '--isolation MODE', 'inputSchema', 'Exit status']],
+    ['inspect', ['--instances N', '--json', '--isolation MODE', 'Exit status']],
+    ['serve', ['--config FILE', '--http [HOST:]PORT', '--keep-going']],
+    ['new-plugin', ['--dir DIR', 'Makefile']],
+  ])('%s --help explains every option', (command, expected) => {
+    const r = run(command, '--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n').length).toBeGreaterThan(5);
+    for (const text of expected) expect(r.stdout, text).toContain(text);
   });
 });
 

@@ -30,7 +30,7 @@ describe('plugin faults over Streamable HTTP', () => {
   it('a second client connected after the faults is served', async () => {
     const other = await connectHttp(server.url);
     const { tools } = await other.listTools();
-    expect(tools.length).toBe(22);
+    expect(tools.length).toBe(26);
     await other.close();
   });
 });

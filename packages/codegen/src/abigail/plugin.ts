@@ -12,13 +12,14 @@ export function referenceFunctions(referenceXml: string): string[] {
   return [...section.matchAll(/<elf-symbol name='([^']+)'/g)].map((m) => m[1]!);
 }
 
-/** Dynamic symbols a library defines, by name, with nm's type letter (T/W/i for functions). */
-export function dynamicSymbols(lib: string): Map<string, string> {
-  const r = runTool('nm', ['-D', '--defined-only', lib]);
+/** Dynamic symbols a library defines (or, with `undefined`, needs), by name, with nm's type letter. */
+export function dynamicSymbols(lib: string, which: 'defined' | 'undefined' = 'defined'): Map<string, string> {
+  const r = runTool('nm', ['-D', `--${which}-only`, lib]);
   if (r.status !== 0) throw new Error(`nm could not read ${lib}: ${r.stderr.trim()}`);
   const out = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
-    const m = /^\S*\s+([A-Za-z])\s+(\S+?)(@.*)?$/.exec(line.trim());
+    // `ADDRESS TYPE NAME` for defined symbols, `TYPE NAME` for undefined ones.
+    const m = /^(?:\S+\s+)?([A-Za-z])\s+(\S+?)(@.*)?$/.exec(line.trim());
     if (m) out.set(m[2]!, m[1]!);
   }
   return out;
@@ -43,6 +44,11 @@ export interface PluginVerdict {
   missing: string[];
   /** Entry points exported, but not as functions (with nm's type letter). */
   notFunctions: { name: string; type: string }[];
+  /**
+   * `entropic_*` symbols the library needs but does not define, such as the engine's
+   * `entropic_error_name`: no loader provides them, so the library would fail to load.
+   */
+  engineCalls: string[];
   /** Why the signatures were not compared, when they were not. */
   signaturesSkipped?: string;
   drift: FunctionDrift[];
@@ -80,7 +86,10 @@ export function verifyPlugin(lib: string, referenceFile: string, referenceXml: s
   const notFunctions = required
     .filter((n) => symbols.has(n) && !FUNCTION_TYPES.has(symbols.get(n)!))
     .map((name) => ({ name, type: symbols.get(name)! }));
-  const verdict: PluginVerdict = { required, missing, notFunctions, drift: [] };
+  const engineCalls = [...dynamicSymbols(lib, 'undefined').keys()]
+    .filter((n) => n.startsWith('entropic_'))
+    .sort();
+  const verdict: PluginVerdict = { required, missing, notFunctions, engineCalls, drift: [] };
   if (!hasDwarf(lib)) {
     verdict.signaturesSkipped =
       'the library has no DWARF debug information (build it with -g to compare signatures)';
@@ -98,5 +107,10 @@ export function verifyPlugin(lib: string, referenceFile: string, referenceXml: s
 }
 
 export function pluginVerdictOk(v: PluginVerdict): boolean {
-  return v.missing.length === 0 && v.notFunctions.length === 0 && v.drift.length === 0;
+  return (
+    v.missing.length === 0 &&
+    v.notFunctions.length === 0 &&
+    v.engineCalls.length === 0 &&
+    v.drift.length === 0
+  );
 }

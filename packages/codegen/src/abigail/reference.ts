@@ -1,4 +1,5 @@
 // The committed binary ABI reference (packages/abi-headers/abi/) and comparisons against it.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { dumpHeadersAbi, withTempDir } from './build.js';
@@ -23,23 +24,31 @@ export type ReferenceComparison =
 export function compareHeadersWithReference(includeDir: string, reference: string): ReferenceComparison {
   if (!existsSync(reference)) return { kind: 'missing', reference };
   const { abi } = dumpHeadersAbi(includeDir);
-  return withTempDir('entropic-abi-cmp-', (dir) => {
-    const current = join(dir, 'current.abi');
-    writeFileSync(current, abi);
-    const d = abidiff(reference, current, { harmless: true });
-    return d.changed ? { kind: 'changed', reference, ...d } : { kind: 'same' };
-  });
+  const d = diffTexts(readFileSync(reference, 'utf8'), abi, true);
+  return d.changed ? { kind: 'changed', reference, ...d } : { kind: 'same' };
 }
 
 /** Compares two reference dumps given as text (for base-versus-head checks); harmful changes only. */
 export function compareReferenceTexts(before: string, after: string): AbiDiff {
-  return withTempDir('entropic-abi-refs-', (dir) => {
+  return diffTexts(before, after, false);
+}
+
+/** abidiff verdicts already computed in this process, by the hash of both dumps and the mode. */
+const verdicts = new Map<string, AbiDiff>();
+
+function diffTexts(before: string, after: string, harmless: boolean): AbiDiff {
+  const key = createHash('sha256').update(`${harmless}\0${before}\0${after}`).digest('hex');
+  const known = verdicts.get(key);
+  if (known) return known;
+  const d = withTempDir('entropic-abi-cmp-', (dir) => {
     const a = join(dir, 'before.abi');
     const b = join(dir, 'after.abi');
     writeFileSync(a, before);
     writeFileSync(b, after);
-    return abidiff(a, b);
+    return abidiff(a, b, { harmless });
   });
+  verdicts.set(key, d);
+  return d;
 }
 
 /** Rewrites the reference from the headers; returns whether its content changed. */

@@ -61,9 +61,12 @@ export function checkLockHistory(
   head: AbiLock,
   current: AbiModel,
   label: string,
-  baseCommit: string,
+  source: { label: string; commit?: string },
 ): Finding[] {
-  const restore = `restore it (\`git checkout ${baseCommit.slice(0, 10)} -- ${label}/${LOCK_FILE}\`), then run \`${LOCK_COMMAND}\``;
+  const from = source.commit
+    ? `\`git checkout ${source.commit.slice(0, 10)} -- ${label}/${LOCK_FILE}\``
+    : `from ${source.label}`;
+  const restore = `restore it (${from}), then run \`${LOCK_COMMAND}\``;
   const findings: Finding[] = [];
   for (const [v, old] of Object.entries(base.versions)) {
     if (Number(v) >= current.apiVersion) continue;

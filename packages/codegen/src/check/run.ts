@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { abigailAvailable } from '../abigail/tools.js';
+import { type BaseSource, CheckUsageError, chooseBase, chooseRelease } from './bases.js';
 import { checkBinaryAgainstBase, checkBinaryReference } from './binary.js';
 import { checkGeneratedFiles } from './fresh.js';
-import { type BaseChoice, defaultBase, extractPaths, resolveCommit } from './git.js';
 import { checkLockCurrent, checkLockHistory, checkLockIntegrity } from './lock-rules.js';
 import { type PackageRelease, planFor } from './release.js';
-import { type AbiState, DEFINITIONS_DIR, LOCK_FILE, lockOk, readState } from './state.js';
+import { type AbiState, DEFINITIONS_DIR, lockOk, readState } from './state.js';
 import type { CheckReport, Finding } from './types.js';
 import { checkVersioning } from './versioning.js';
 
@@ -21,18 +21,11 @@ export interface CheckOptions {
   base?: string | null;
   /** Run the libabigail layer; default: when abidw and abidiff are installed. */
   binary?: boolean;
+  /** Also compare with a released ABI: `latest` (the highest release tag), a tag, or a packed `.tgz`. */
+  release?: string;
 }
 
-/** A bad option (an unknown ref): the command answers with a usage error. */
-export class CheckUsageError extends Error {}
-
-function chooseBase(repo: string, base: string | null | undefined, label: string): BaseChoice | null {
-  if (base === null) return null;
-  if (base === undefined) return defaultBase(repo, [label, '.changeset']);
-  const commit = resolveCommit(repo, base);
-  if (!commit) throw new CheckUsageError(`--base ${base} does not name a commit in ${repo}`);
-  return { commit, label: `${base} (${commit.slice(0, 10)})` };
-}
+export { CheckUsageError };
 
 function binaryLayer(opts: CheckOptions, notes: string[]): boolean {
   if (opts.binary === false) {
@@ -61,17 +54,15 @@ async function compareWithBase(
   opts: CheckOptions,
   head: AbiState,
   label: string,
-  choice: BaseChoice,
+  source: BaseSource,
   binary: boolean,
   notes: string[],
 ): Promise<Finding[]> {
   const tmp = mkdtempSync(join(tmpdir(), 'entropic-abi-base-'));
   try {
-    const paths = [DEFINITIONS_DIR, LOCK_FILE, 'package.json', 'abi'].map((p) => `${label}/${p}`);
-    extractPaths(opts.repo, choice.commit, paths, tmp);
-    const baseRoot = join(tmp, label);
+    const baseRoot = source.extract(tmp);
     if (!existsSync(join(baseRoot, DEFINITIONS_DIR))) {
-      notes.push(`base ${choice.label} has no ABI definitions; nothing to compare with`);
+      notes.push(`base ${source.label} has no ABI definitions; nothing to compare with`);
       return [];
     }
     let base: AbiState;
@@ -79,7 +70,7 @@ async function compareWithBase(
       base = readState(baseRoot);
     } catch (e) {
       notes.push(
-        `base ${choice.label}: its definitions do not read (${(e as Error).message}); comparison skipped`,
+        `base ${source.label}: its definitions do not read (${(e as Error).message}); comparison skipped`,
       );
       return [];
     }
@@ -88,11 +79,11 @@ async function compareWithBase(
       plan ??= planFor(opts.repo);
       return plan;
     };
-    const findings = await checkVersioning({ base, head, baseLabel: choice.label, label, release });
+    const findings = await checkVersioning({ base, head, baseLabel: source.label, label, release });
     if (lockOk(base.lock) && lockOk(head.lock))
-      findings.push(...checkLockHistory(base.lock, head.lock, head.model, label, choice.commit));
+      findings.push(...checkLockHistory(base.lock, head.lock, head.model, label, source));
     if (binary)
-      findings.push(...guarded('binary-not-bumped', () => checkBinaryAgainstBase(base, head, choice.label)));
+      findings.push(...guarded('binary-not-bumped', () => checkBinaryAgainstBase(base, head, source.label)));
     return findings;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -124,8 +115,16 @@ export async function runCheck(opts: CheckOptions): Promise<CheckReport> {
     findings.push(...(await compareWithBase({ ...opts, repo }, head, label, choice, binary, notes)));
   } else {
     notes.push(
-      'base: none (a clean main, or no main to fork from): self-consistency checks only; pass --base REF to compare',
+      'base: none (a clean main, or no main to fork from); pass --base REF to compare with a commit',
     );
   }
+  const released = opts.release === undefined ? null : chooseRelease(repo, opts.release, label, notes);
+  if (released && released.commit !== undefined && released.commit === choice?.commit) {
+    notes.push(`release: ${released.label} is the base above; compared once`);
+  } else if (released) {
+    notes.push(`release: ${released.label}`);
+    findings.push(...(await compareWithBase({ ...opts, repo }, head, label, released, binary, notes)));
+  }
+  if (!choice && !released) notes.push('only the self-consistency rules ran (no base, no release)');
   return { findings, notes };
 }

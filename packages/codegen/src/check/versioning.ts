@@ -4,6 +4,7 @@ import { lockedSubset } from '../lock/subset.js';
 import { describeChanges } from './changes.js';
 import { ABI_HEADERS_PACKAGE, atLeast, type BumpType, type PackageRelease, versionBump } from './release.js';
 import { type AbiState, versionSource } from './state.js';
+import { renderSteps } from './steps.js';
 import type { Finding } from './types.js';
 
 export interface VersioningInput {
@@ -53,9 +54,8 @@ export async function checkVersioning(input: VersioningInput): Promise<Finding[]
           rule: 'version-not-bumped',
           message:
             `The locked plugin ABI changed since ${baseLabel} but ${macro} is still ${vHead}:\n${list}\n` +
-            `Plugins built against API version ${vHead} would load and misbehave. Either undo the change, or bump ` +
-            `${where} to ${vHead + 1}, run \`pnpm exec entropic-abi generate\` and \`pnpm exec entropic-abi lock\`, ` +
-            `and add a major changeset for ${ABI_HEADERS_PACKAGE} (\`pnpm changeset\`).`,
+            `Plugins written for API version ${vHead} would stop compiling, or load and misbehave. Either undo the ` +
+            `change, or version it (${where} becomes ${vHead + 1}):\n${renderSteps('breaking', '    ')}`,
         },
       ];
     }
@@ -67,7 +67,7 @@ export async function checkVersioning(input: VersioningInput): Promise<Finding[]
         message:
           `The plugin ABI grew additively since ${baseLabel} (no API version bump needed):\n${list}\n` +
           `but the next release of ${ABI_HEADERS_PACKAGE} is ${r.type === 'none' ? 'not planned' : `only a ${r.type}`} (${r.how}). ` +
-          `Add a minor changeset for ${ABI_HEADERS_PACKAGE} (\`pnpm changeset\`).`,
+          `Add a minor changeset for ${ABI_HEADERS_PACKAGE}. The steps for an additive change:\n${renderSteps('additive', '    ')}`,
       },
     ];
   }

@@ -5,6 +5,11 @@ import { readAbiModel } from '../model/read-model.js';
 export const summary = 'Print the ABI model read from the definitions, as JSON.';
 export const usage = 'entropic-abi model [--definitions DIR]';
 
+/** The options and what the command prints, for `--help`. */
+export const help = `  --definitions DIR   read the ABI definitions from DIR (default: abi-headers' src/abi)
+
+Prints the one ABI model every generator renders from (entry points, types, error codes), as JSON.`;
+
 export function run(args: string[]): number {
   const { values, positionals } = asUsage(() =>
     parseArgs({ args, options: { definitions: { type: 'string' } }, allowPositionals: true }),

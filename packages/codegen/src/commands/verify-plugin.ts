@@ -1,3 +1,4 @@
+// `entropic-abi verify-plugin`: a built plugin library against the contract's entry points and signatures.
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pluginVerdictOk, verifyPlugin } from '../abigail/plugin.js';
@@ -8,6 +9,13 @@ import { abiHeadersRoot } from '../paths.js';
 export const summary =
   'Check a built plugin library: the nine entry points exported, signatures as in the contract.';
 export const usage = 'entropic-abi verify-plugin LIB.so [--reference FILE.abi]';
+
+/** The options and what the command prints, for `--help`. */
+export const help = `  LIB.so              the built plugin library to check
+  --reference FILE    the reference ABI dump (default: the one abi-headers ships)
+
+Checks that all nine entry points are exported as functions and that their signatures match the contract
+(libabigail). Exit 0 when they do, 1 when not, 2 on a usage error.`;
 
 /** Lines of abidiff's account shown per drifted function. */
 const DETAIL_LINES = 16;
@@ -31,6 +39,11 @@ export async function run(args: string[]): Promise<number> {
   if (v.missing.length) lines.push(`✖ missing entry points: ${v.missing.join(', ')}`);
   for (const n of v.notFunctions)
     lines.push(`✖ ${n.name} is exported, but not as a function (nm type ${n.type})`);
+  for (const n of v.engineCalls) {
+    lines.push(
+      `✖ calls ${n}, which no entropic MCP loader provides (an engine-side function; see the @entropic-mcp/abi-headers README): loading fails with "undefined symbol: ${n}"`,
+    );
+  }
   if (v.signaturesSkipped) lines.push(`• signatures not compared: ${v.signaturesSkipped}`);
   else if (v.drift.length === 0) lines.push('✔ the exported entry points have the contract signatures');
   for (const d of v.drift) {

@@ -1,9 +1,12 @@
+// Compares two locked subsets and classes the difference: same, additive (appended enumerators, new
+// headers or includes) or breaking, naming every difference.
+import { diffHeaders } from './diff-headers.js';
 import { canonicalJson } from './fingerprint.js';
 import type { LockedSubset, LockedType } from './subset.js';
 
 /** How two locked subsets differ. */
 export interface LockDiff {
-  /** `same`: identical; `additive`: only enumerators appended; `breaking`: anything else. */
+  /** `same`: identical; `additive`: only enumerators appended or headers, includes, declarations added; `breaking`: anything else. */
   kind: 'same' | 'additive' | 'breaking';
   additive: string[];
   breaking: string[];
@@ -15,7 +18,7 @@ function typeText(t: LockedType): string {
   return `${typeText(t.returns)} (*)(${t.params.map(typeText).join(', ') || 'void'})`;
 }
 
-type Section = keyof LockedSubset;
+type Section = Exclude<keyof LockedSubset, 'headers'>;
 const describe: Record<Section, (item: never) => string> = {
   handles: (h: { name: string; tag: string }) => `typedef struct ${h.tag}* ${h.name}`,
   functions: (f: { name: string; returns: LockedType; params: LockedType[] }) =>
@@ -69,6 +72,9 @@ export function diffLocked(before: LockedSubset, after: LockedSubset): LockDiff 
       if (!old.has(name)) diff.breaking.push(`${singular[section]} ${name} added: ${show(item)}`);
     }
   }
+  const headers = diffHeaders(before.headers, after.headers);
+  diff.breaking.push(...headers.breaking);
+  diff.additive.push(...headers.additive);
   diff.kind = diff.breaking.length > 0 ? 'breaking' : diff.additive.length > 0 ? 'additive' : 'same';
   return diff;
 }

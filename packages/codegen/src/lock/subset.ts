@@ -9,16 +9,28 @@ export type LockedType =
   | { kind: 'function-pointer'; returns: LockedType; params: LockedType[] };
 
 /**
- * The part of the model an API version locks: declarations, struct layout, enumerators, the
+ * The part of the model an API version locks: the header paths and include graph, declarations, struct layout, enumerators, the
  * handle typedef and the macros, without documentation, parameter names, declaration order,
  * the export macro, or the version macro itself (that is the lock's key).
  */
 export interface LockedSubset {
+  /**
+   * The installed headers: include path, what each includes (in order) and the names it declares
+   * (sorted). Plugins include these paths, so moving or removing one breaks their builds. Absent in
+   * entries written before headers were locked.
+   */
+  headers?: LockedHeader[];
   handles: { name: string; tag: string }[];
   functions: { name: string; returns: LockedType; params: LockedType[] }[];
   structs: { name: string; members: { name: string; type: LockedType }[] }[];
   enums: { name: string; enumerators: { name: string; value: number }[] }[];
   defines: { name: string; value: number }[];
+}
+
+export interface LockedHeader {
+  path: string;
+  includes: string[];
+  declares: string[];
 }
 
 export function lockedType(type: AbiType): LockedType {
@@ -34,11 +46,21 @@ export function lockedType(type: AbiType): LockedType {
     : { kind: 'typedef', name: type.name };
 }
 
+const byPath = (a: LockedHeader, b: LockedHeader) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Extracts the locked subset of the model (arrays whose order is not ABI are sorted by name). */
 export function lockedSubset(model: AbiModel): LockedSubset {
-  const subset: LockedSubset = { handles: [], functions: [], structs: [], enums: [], defines: [] };
+  const subset: LockedSubset = {
+    headers: model.headers
+      .map((h) => ({ path: h.path, includes: [...h.includes], declares: h.items.map((i) => i.name).sort() }))
+      .sort(byPath),
+    handles: [],
+    functions: [],
+    structs: [],
+    enums: [],
+    defines: [],
+  };
   for (const { item } of allItems(model)) {
     if (item.kind === 'handle') subset.handles.push({ name: item.name, tag: item.tag });
     if (item.kind === 'function') {

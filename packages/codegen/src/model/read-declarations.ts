@@ -1,3 +1,4 @@
+// Reads the declarations of one ABI definition file (handles, functions, structs, enums, constants) into model items.
 import {
   type EnumDeclaration,
   type FunctionDeclaration,
@@ -89,13 +90,26 @@ export function readStruct(decl: InterfaceDeclaration, typedefs: Set<string>): A
   return { kind: 'struct', name: decl.getName(), members, doc: readDoc(decl) };
 }
 
+/** The range of C `int`, which every enumerator must fit so the enum keeps the size of an int. */
+const INT_MIN = -2147483648;
+const INT_MAX = 2147483647;
+
 export function readEnum(decl: EnumDeclaration): AbiEnum {
   let next = 0;
   const enumerators = decl.getMembers().map((m) => {
     const init = m.getInitializer();
-    if (init && !Node.isNumericLiteral(init))
-      throw errorAt(m, `enumerator '${m.getName()}' needs a number literal value`);
+    const what = `enumerator '${m.getName()}' of ${decl.getName()}`;
+    if (init && !Node.isNumericLiteral(init)) throw errorAt(m, `${what} needs a number literal value`);
     const value = init ? Number(init.getLiteralValue()) : next;
+    const shown = init ? init.getText() : `${value} (one after the previous enumerator)`;
+    if (!Number.isInteger(value))
+      throw errorAt(m, `${what} = ${shown} is not an integer; C enumerators are whole numbers`);
+    if (value < INT_MIN || value > INT_MAX) {
+      throw errorAt(
+        m,
+        `${what} = ${shown} is outside C int (${INT_MIN}..${INT_MAX}); a larger value would change the size of ${decl.getName()}`,
+      );
+    }
     next = value + 1;
     return { name: m.getName(), value, doc: readDoc(m) };
   });

@@ -1,15 +1,38 @@
 /**
  * `entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] [--isolation process|none]
- * [--timeout MS]`: one call; prints the answer envelope as JSON.
+ * [--timeout MS] [--no-validate]`: one call, checked first like `serve` would check it; prints the answer.
  */
 import { parseArgs } from 'node:util';
+import { checkCall } from '../call-check.js';
 import { isolationOf, parseJson, pluginPath, report, runContained, UsageError } from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
 import type { LoadOptions } from '../types.js';
 
 const USAGE =
   'usage: entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] ' +
-  '[--isolation process|none] [--timeout MS]\n';
+  '[--isolation process|none] [--timeout MS] [--no-validate]\n';
+
+const HELP = `${USAGE}
+Loads one plugin, calls one of its tools and prints the plugin's answer (result and directives) as JSON.
+No server and no MCP client are involved.
+
+  PLUGIN.so              the plugin to load (a relative path is taken from the current directory)
+  TOOL                   the tool's name as the plugin lists it (echo, not echo.echo)
+  ARGS_JSON              the arguments, one JSON object (default {})
+  --config JSON          JSON handed to the plugin's configure entry point after loading
+  --cwd DIR              working directory handed to the plugin (default: the current directory)
+  --isolation MODE       process (default: the plugin runs in its own host process) or none (in-process,
+                         in a child Node process so a crash is still reported)
+  --timeout MS           time limit for the call, in milliseconds
+  --no-validate          skip the checks below and hand the call to the plugin as it is
+  -h, --help             this text
+
+Before calling, the tool name must be one the plugin lists and the arguments must match the tool's
+inputSchema, as \`serve\` checks them for a client; otherwise the command names the tool or the field and
+exits 1. Exit status: 0 the plugin answered, 1 a refused call or a plugin failure, 2 a usage error.
+
+  entropic-mcp call ./build/echo.so echo '{"text":"hi"}'
+`;
 
 function timeoutOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -29,11 +52,12 @@ export async function run(argv: string[]): Promise<number> {
         cwd: { type: 'string' },
         isolation: { type: 'string' },
         timeout: { type: 'string' },
+        'no-validate': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
     if (values.help) {
-      process.stdout.write(USAGE);
+      process.stdout.write(HELP);
       return 0;
     }
     const [file, tool, argsText, ...extra] = positionals;
@@ -58,6 +82,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     const plugin = await loadPlugin(path, options);
     try {
+      if (values['no-validate'] !== true)
+        await checkCall(plugin.name, plugin.tools, tool, args as Record<string, unknown>);
       const answer = await plugin.execute(tool, args);
       process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
       return 0;

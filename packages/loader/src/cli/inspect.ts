@@ -6,6 +6,23 @@ import type { Plugin } from '../types.js';
 
 const USAGE = 'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]\n';
 
+const HELP = `${USAGE}
+Loads one plugin the way \`serve\` would (every entry point resolved, the API version checked, the tool list
+validated), prints what it found, and closes it. A plugin that fails to load is reported with its error code.
+
+  PLUGIN.so          the plugin to load (a relative path is taken from the current directory)
+  --isolation MODE   process (default: the plugin runs in its own host process) or none (in-process, in a
+                     child Node process so a crash is still reported)
+  --instances N      start N instances (1 to 256, default 1), as \`serve --instances\` would
+  --json             print name, path, API version, isolation, instances and the full tool list (with
+                     each inputSchema) as JSON instead of the table
+  -h, --help         this text
+
+Exit status: 0 loaded, 1 the plugin failed to load, 2 a usage error.
+
+  entropic-mcp inspect ./build/echo.so
+`;
+
 function table(plugin: Plugin): string {
   const lines = [
     `name        ${plugin.name}`,
@@ -53,7 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       },
     });
     if (values.help) {
-      process.stdout.write(USAGE);
+      process.stdout.write(HELP);
       return 0;
     }
     if (positionals.length > 1)

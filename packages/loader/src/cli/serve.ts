@@ -72,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.help) {
-    process.stderr.write(`${SERVE_USAGE}\n`);
+    process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
   const signals = listenForSignals();

@@ -24,20 +24,78 @@ export const Status = {
 
 const HEADER = 9;
 
-/** One request frame; `parts` are written each followed by a NUL. */
-export function encodeRequest(id: number, op: Op, parts: readonly string[]): Buffer {
+function frameSize(parts: readonly string[]): number {
   let size = HEADER;
   for (const part of parts) size += Buffer.byteLength(part) + 1;
-  const frame = Buffer.allocUnsafe(size);
-  frame.writeUInt32LE(size - 4, 0);
-  frame.writeUInt32LE(id, 4);
-  frame[8] = op;
-  let at = HEADER;
+  return size;
+}
+
+/** Writes one request frame of `size` bytes at `at`; returns where the next frame starts. */
+function encodeInto(
+  out: Buffer,
+  at: number,
+  size: number,
+  id: number,
+  op: Op,
+  parts: readonly string[],
+): number {
+  out.writeUInt32LE(size - 4, at);
+  out.writeUInt32LE(id, at + 4);
+  out[at + 8] = op;
+  let end = at + HEADER;
   for (const part of parts) {
-    at += frame.write(part, at);
-    frame[at++] = 0;
+    end += out.write(part, end);
+    out[end++] = 0;
   }
+  return end;
+}
+
+/** One request frame; `parts` are written each followed by a NUL. */
+export function encodeRequest(id: number, op: Op, parts: readonly string[]): Buffer {
+  const size = frameSize(parts);
+  const frame = Buffer.allocUnsafe(size);
+  encodeInto(frame, 0, size, id, op, parts);
   return frame;
+}
+
+/**
+ * The request frames of one burst of calls, encoded at `take()` into a single buffer: one allocation and one
+ * pipe write per burst, however many calls it holds.
+ */
+export class RequestBatch {
+  #ids: number[] = [];
+  #ops: Op[] = [];
+  #parts: (readonly string[])[] = [];
+  #sizes: number[] = [];
+  #total = 0;
+
+  get length(): number {
+    return this.#ids.length;
+  }
+
+  add(id: number, op: Op, parts: readonly string[]): void {
+    const size = frameSize(parts);
+    this.#ids.push(id);
+    this.#ops.push(op);
+    this.#parts.push(parts);
+    this.#sizes.push(size);
+    this.#total += size;
+  }
+
+  /** Every frame added since the last `take`, in order, in one buffer; the batch is empty afterwards. */
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.#total);
+    let at = 0;
+    for (let i = 0; i < this.#ids.length; i++) {
+      at = encodeInto(out, at, this.#sizes[i]!, this.#ids[i]!, this.#ops[i]!, this.#parts[i]!);
+    }
+    this.#ids.length = 0;
+    this.#ops.length = 0;
+    this.#parts.length = 0;
+    this.#sizes.length = 0;
+    this.#total = 0;
+    return out;
+  }
 }
 
 export type FrameHandler = (id: number, status: number, payload: Buffer) => void;

@@ -7,7 +7,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { loadRefusal } from '../guard.js';
-import { encodeRequest, FrameReader, type Op, Status } from './frames.js';
+import { FrameReader, type Op, RequestBatch, Status } from './frames.js';
 
 export interface HostReady {
   readonly name: string;
@@ -40,7 +40,7 @@ const STDERR_TAIL = 4096;
 export class HostProcess {
   readonly ready: Promise<HostReady>;
   #child: ChildProcessByStdio<Writable, Readable, Readable>;
-  #queue: Buffer[] = [];
+  readonly #queue = new RequestBatch();
   #flushScheduled = false;
   #stderr = '';
   #killed = false;
@@ -84,7 +84,7 @@ export class HostProcess {
   }
 
   send(id: number, op: Op, parts: readonly string[]): void {
-    this.#queue.push(encodeRequest(id, op, parts));
+    this.#queue.add(id, op, parts);
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       queueMicrotask(() => this.#flush());
@@ -114,9 +114,7 @@ export class HostProcess {
   #flush(): void {
     this.#flushScheduled = false;
     if (this.#queue.length === 0 || this.#exited) return;
-    const batch = this.#queue.length === 1 ? this.#queue[0]! : Buffer.concat(this.#queue);
-    this.#queue = [];
-    this.#child.stdin.write(batch);
+    this.#child.stdin.write(this.#queue.take());
   }
 
   #onStderr(text: string): void {

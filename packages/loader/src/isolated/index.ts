@@ -47,6 +47,7 @@ class IsolatedPlugin implements Plugin {
   #config: string | undefined;
   #workingDir: string | undefined;
   #closing: Promise<void> | undefined;
+  readonly #decoders = new Map<string, CallSpec['decode']>();
 
   constructor(path: string, options: ResolvedLoadOptions) {
     this.path = path;
@@ -102,13 +103,25 @@ class IsolatedPlugin implements Plugin {
     try {
       const name = checkToolName(tool);
       const json = argsToJson(args);
-      const text = textDecoder(this.path, this.name);
-      const ctx = { path: this.path, plugin: this.name, tool: name };
-      const decode = (s: number, p: Buffer) => parseAnswer(text(s, p), ctx);
-      return this.#call({ op: Op.execute, parts: [name, json], tool: name, decode }, options);
+      return this.#call(
+        { op: Op.execute, parts: [name, json], tool: name, decode: this.#decoderOf(name) },
+        options,
+      );
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** The answer decoder of one tool, made once per tool name after the plugin's name is known. */
+  #decoderOf(tool: string): CallSpec['decode'] {
+    let decode = this.#decoders.get(tool);
+    if (decode === undefined) {
+      const text = textDecoder(this.path, this.name);
+      const ctx = { path: this.path, plugin: this.name, tool };
+      decode = (s: number, p: Buffer) => parseAnswer(text(s, p), ctx);
+      if (this.name !== '' && this.#decoders.size < 4096) this.#decoders.set(tool, decode);
+    }
+    return decode;
   }
 
   async configure(config: unknown): Promise<void> {

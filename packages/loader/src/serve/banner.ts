@@ -13,6 +13,8 @@ export interface BannerInput {
   readonly transport: ServeTransport;
   /** The HTTP endpoint, when serving HTTP. */
   readonly url?: string;
+  /** How HTTP callers authenticate, when --auth-* is on. */
+  readonly auth?: string;
   /** The command that starts this same server over stdio: [command, ...args]. */
   readonly stdioCommand: readonly string[];
   /** The key used in the client config's `mcpServers`. */
@@ -66,9 +68,12 @@ export function formatBanner(input: BannerInput): string {
         '--isolation process for plugins that may fail',
     );
   }
-  if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
+  if (input.auth !== undefined) lines.push(input.auth);
+  else if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
     lines.push(
-      `warning: bound to ${input.transport.host}, reachable from other machines, with no authentication`,
+      `warning: bound to ${input.transport.host}, reachable from other machines, with no authentication; ` +
+        'turn it on with --auth-token-file FILE (fixed tokens) or --auth-jwks URL --auth-issuer ISS ' +
+        '--auth-audience AUD (JWTs from your authorization server)',
     );
   }
   lines.push(

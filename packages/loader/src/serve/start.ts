@@ -10,6 +10,7 @@ import { serveStdio } from '@entropic-mcp/server/stdio';
 import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '../bridge/mount.js';
 import type { DirectivesHook } from '../bridge/types.js';
 import type { Plugin } from '../types.js';
+import { loadServeAuth, type ServeAuth } from './auth.js';
 import { formatBanner } from './banner.js';
 import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
@@ -122,6 +123,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   );
   let stopTransport: () => Promise<void> | void = () => {};
   let url: string | undefined;
+  let auth: ServeAuth | undefined;
   let markEnded: () => void = () => {};
   let modules: LoadedToolsModule[] = [];
   const ended = new Promise<void>((resolve) => {
@@ -145,7 +147,12 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     }
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root });
     if (plan.transport.kind === 'http') {
-      const http = await serveHttp(server, { host: plan.transport.host, port: plan.transport.port });
+      auth = args.auth === undefined ? undefined : await loadServeAuth(args.auth);
+      const http = await serveHttp(server, {
+        host: plan.transport.host,
+        port: plan.transport.port,
+        ...(auth === undefined ? {} : { auth: auth.options }),
+      });
       url = http.url;
       stopTransport = () => http.close();
     } else {
@@ -170,6 +177,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       failures,
       root: plan.root,
       transport: plan.transport,
+      ...(auth === undefined ? {} : { auth: auth.summary }),
       stdioCommand: [...stdioCommand, ...stdioArgs(args, plan.root)],
       ...(url === undefined ? {} : { url }),
     }),

@@ -63,6 +63,11 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
       expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
       expect(error.message).toContain('entropic_free');
     });
+    it("refuses a plugin that calls the engine's entropic_error_name, naming the symbol", async () => {
+      const error = await loadError(fixture('engine-call'), { isolation });
+      expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
+      expect(error.message).toContain('undefined symbol: entropic_error_name');
+    });
     it('refuses another API version, naming both and asking for a rebuild', async () => {
       const error = await loadError(fixture('wrong-version'), { isolation });
       expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH');

@@ -17,20 +17,27 @@ export interface StandardJsonSchema<Input = unknown, Output = Input> {
 /** What a tool's `inputSchema`/`outputSchema` may be. */
 export type ToolSchema = JsonSchema | StandardJsonSchema;
 
+/** A Standard Schema's declared types (read directly: cheaper for tsc than matching the interface). */
+type StandardTypes<T> =
+  NonNullable<T> extends { readonly input: unknown; readonly output: unknown }
+    ? NonNullable<T>
+    : { input: unknown; output: unknown };
+
 /** A plain `Record<string, unknown>` schema (not a literal): nothing to infer from it. */
 type Widened<S> = string extends keyof S ? true : false;
 
 /** The value a schema describes on the given side ('in': what callers send; 'out': what it produces). */
-type SchemaValue<S, Side extends 'in' | 'out'> =
-  S extends StandardSchemaV1<infer I, infer O>
-    ? Side extends 'in'
-      ? I
-      : O
-    : Widened<S> extends true
-      ? Record<string, unknown>
-      : S extends JSONSchema
-        ? FromSchema<S>
-        : Record<string, unknown>;
+type SchemaValue<S, Side extends 'in' | 'out'> = S extends {
+  readonly '~standard': { readonly types?: infer T };
+}
+  ? Side extends 'in'
+    ? StandardTypes<T>['input']
+    : StandardTypes<T>['output']
+  : Widened<S> extends true
+    ? Record<string, unknown>
+    : S extends JSONSchema
+      ? FromSchema<S>
+      : Record<string, unknown>;
 
 /** The arguments a tool handler receives for `inputSchema` S (Record<string, unknown> without one). */
 export type ToolArgs<S> = [S] extends [undefined] ? Record<string, unknown> : SchemaValue<S, 'out'>;

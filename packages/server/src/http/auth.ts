@@ -73,10 +73,16 @@ export async function runAuth(
   } catch (error) {
     const refusal = (typeof error === 'object' && error !== null ? error : {}) as AuthRefusal;
     if (refusal.status === 403) {
-      refuseScope(req, res, endpointPath, typeof refusal.scope === 'string' ? refusal.scope : undefined);
+      refuseScope(
+        req,
+        res,
+        auth,
+        endpointPath,
+        typeof refusal.scope === 'string' ? refusal.scope : undefined,
+      );
       return REFUSED;
     }
-    const params = [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
+    const params = metadataParam(req, auth, endpointPath);
     const code = refusal.error ?? (req.headers.authorization !== undefined ? 'invalid_token' : undefined);
     if (code !== undefined) {
       params.unshift(`error="${quoteSafe(code)}"`);
@@ -84,6 +90,7 @@ export async function runAuth(
         params.splice(1, 0, `error_description="${quoteSafe(refusal.message)}"`);
     }
     const status = code === 'invalid_request' ? 400 : 401;
+    if (params.length === 0) params.push(`realm="mcp"`);
     const text =
       status === 400
         ? 'Bad Request: malformed Authorization header'
@@ -97,16 +104,22 @@ export async function runAuth(
 export function refuseScope(
   req: IncomingMessage,
   res: ServerResponse,
+  auth: HttpAuthOptions,
   endpointPath: string,
   scope: string | undefined,
 ): void {
   const params = ['error="insufficient_scope"'];
   if (scope !== undefined) params.push(`scope="${quoteSafe(scope)}"`);
-  params.push(`resource_metadata="${metadataUrl(req, endpointPath)}"`);
+  params.push(...metadataParam(req, auth, endpointPath));
   const needs = scope === undefined ? 'insufficient scope' : `this request needs scope "${quoteSafe(scope)}"`;
   sendJsonError(res, 403, -32000, `Forbidden: ${needs}`, {
     'www-authenticate': `Bearer ${params.join(', ')}`,
   });
+}
+
+/** `resource_metadata` (RFC 9728 §5.1) when there is a metadata document to point at. */
+function metadataParam(req: IncomingMessage, auth: HttpAuthOptions, endpointPath: string): string[] {
+  return auth.resourceMetadata === undefined ? [] : [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
 }
 
 /** Auth options for the handler that verify bearer tokens (JWT with JWKS, or static tokens). */

@@ -32,11 +32,13 @@ import { HttpServerTransport } from './transport.js';
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
-  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
+  /** The tools, when the server has them: their `x-mcp-header` parameters are checked (2026-07-28). */
   readonly tools?: {
     get(
       name: string,
-    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
+    ):
+      | { readonly wire: Record<string, unknown>; readonly scopes?: readonly string[] | undefined }
+      | undefined;
   };
 }
 
@@ -122,6 +124,7 @@ export function createMcpHttpHandler(
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
       if (httpEra(nodeView(req), message) === 'modern') {
+        if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
         return await postModern(server, req, res, message, auth, modernOptions);
       }
       const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
@@ -177,7 +180,9 @@ export function createMcpHttpHandler(
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
   function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
     const missing = missingScopes(server, message, auth);
-    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    if (missing !== undefined && opts.auth !== undefined) {
+      refuseScope(req, res, opts.auth, opts.path, missing.join(' '));
+    }
     return missing !== undefined;
   }
 

@@ -12,6 +12,12 @@
  *
  * One list is shared by the engine, the loader and every plugin. Codes are numbered from 0
  * without gaps; new codes are only ever appended after the last one.
+ *
+ * Unlike the engine's own error.h, this header declares no functions and no engine handle:
+ * entropic_error_name, entropic_last_error and entropic_set_error_callback belong to the engine
+ * library, which an MCP loader is not, and no loader provides them. A plugin that calls one fails
+ * to load (undefined symbol); a plugin that needs the name of a code keeps its own table of the
+ * names below.
  */
 
 /**

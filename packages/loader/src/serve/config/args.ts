@@ -6,6 +6,15 @@ export type ServeTransport =
   | { readonly kind: 'stdio' }
   | { readonly kind: 'http'; host: string; port: number };
 
+/** `--auth-*`: bearer auth for HTTP (a JWKS with issuer and audience, and/or a token file). */
+export interface ServeAuthArgs {
+  readonly jwksUrl?: string;
+  readonly issuer?: string;
+  readonly audience?: string;
+  /** Absolute. */
+  readonly tokenFile?: string;
+}
+
 /** The command line of `entropic-mcp serve`, checked, with paths made absolute. */
 export interface ServeArgs {
   readonly configFile?: string;
@@ -21,6 +30,8 @@ export interface ServeArgs {
   readonly toolsModules: readonly string[];
   /** Instances per plugin for entries that do not set `instances` (`--instances`, default 1). */
   readonly instances?: number;
+  /** Bearer auth for --http; absent when no --auth-* option was given. */
+  readonly auth?: ServeAuthArgs;
   readonly keepGoing: boolean;
   readonly help: boolean;
 }
@@ -37,6 +48,7 @@ export class UsageError extends Error {
 export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
                           [--instances N] [--tools-module FILE]... [--keep-going]
+                          [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -51,7 +63,12 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       prompts beside the plugins' (repeatable)
   --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
                       (or threads in-process), calls go to the least busy; instances share no state
-  --keep-going        start even if a configured plugin fails to load (the failure is still reported)`;
+  --keep-going        start even if a configured plugin fails to load (the failure is still reported)
+  --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
+  --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
+  --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
+  --auth-token-file FILE  with --http: accept the fixed bearer tokens in FILE, one a line, each
+                      optionally followed by the scopes it grants (# starts a comment)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
 export function parseHttpAddress(text: string): { host: string; port: number } {
@@ -98,6 +115,11 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     keepGoing: values['keep-going'] ?? false,
     help: values.help ?? false,
   };
+  const auth = parseAuth(values, cwd);
+  if (auth !== undefined) {
+    if (args.transport.kind !== 'http') throw new UsageError('--auth-* options need --http');
+    args.auth = auth;
+  }
   if (values.config !== undefined) args.configFile = resolve(cwd, values.config);
   if (values.root !== undefined) args.root = resolve(cwd, values.root);
   if (isolation !== undefined) args.isolation = isolation;
@@ -121,6 +143,25 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   return args;
 }
 
+function parseAuth(values: ReturnType<typeof parse>['values'], cwd: string): ServeAuthArgs | undefined {
+  const jwks = values['auth-jwks'];
+  const issuer = values['auth-issuer'];
+  const audience = values['auth-audience'];
+  const tokenFile = values['auth-token-file'];
+  const jwt = [jwks, issuer, audience];
+  if (jwt.every((v) => v === undefined) && tokenFile === undefined) return undefined;
+  if (jwt.some((v) => v !== undefined) && jwt.some((v) => v === undefined)) {
+    throw new UsageError('--auth-jwks, --auth-issuer and --auth-audience go together: give all three');
+  }
+  if (jwks !== undefined && !/^https?:\/\//.test(jwks)) {
+    throw new UsageError(`--auth-jwks expects an http(s) URL, got "${jwks}"`);
+  }
+  return {
+    ...(jwks === undefined ? {} : { jwksUrl: jwks, issuer, audience }),
+    ...(tokenFile === undefined ? {} : { tokenFile: resolve(cwd, tokenFile) }),
+  };
+}
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -138,6 +179,10 @@ function parse(argv: readonly string[]) {
       'tools-module': { type: 'string', multiple: true },
       instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
+      'auth-jwks': { type: 'string' },
+      'auth-issuer': { type: 'string' },
+      'auth-audience': { type: 'string' },
+      'auth-token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

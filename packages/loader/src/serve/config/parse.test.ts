@@ -50,7 +50,16 @@ describe('parseServeConfig', () => {
     ['mcp:\n  plugins: libx.so\n', 'mcp.plugins must be a list'],
     ['mcp:\n  plugins: [42]\n', 'mcp.plugins[0] must be a path string or a mapping'],
     ['mcp:\n  plugins: [{ config: {} }]\n', 'mcp.plugins[0].path must be a non-empty path string'],
-    ['mcp:\n  plugins: [{ path: a.so, isolate: none }]\n', 'unknown key "isolate"'],
+    [
+      'mcp:\n  plugins: [{ path: a.so, isolate: none }]\n',
+      'unknown key "isolate"; did you mean `isolation`?',
+    ],
+    ['mcp:\n  plugins: [{ path: a.so, timeout: 5 }]\n', 'unknown key "timeout"; did you mean `timeout_ms`?'],
+    ['mcp:\n  plugins: [{ path: a.so, zzz: 1 }]\n', 'unknown key "zzz" (known: path, config'],
+    ['mcp:\n  plugin: [a.so]\n', 'mcp has an unknown key "plugin"; did you mean `plugins`?'],
+    ['mcp:\n  workdir: w\n  plugins: []\n', 'unknown key "workdir"; did you mean `working_dir`?'],
+    ['mpc:\n  plugins: [a.so]\n', 'unknown top-level key "mpc"; did you mean `mcp`?'],
+    ['plugins: [a.so]\nmcp: {}\n', '"plugins" is not read at the top level; did you mean `mcp: plugins:`?'],
     ['mcp:\n  plugins: [{ path: a.so, isolation: thread }]\n', 'isolation must be "process" or "none"'],
     ['mcp:\n  plugins: [{ path: a.so, timeout_ms: -5 }]\n', 'timeout_ms must be a positive integer'],
     [

@@ -1,6 +1,8 @@
+// Reads the YAML config of `entropic-mcp serve` (the engine's format) into plugin entries, refusing what it cannot use.
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { closest, didYouMean } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
 import type { PluginEntry, ServeFileConfig } from './types.js';
 
@@ -16,7 +18,58 @@ export class ConfigError extends Error {
   }
 }
 
-const ENTRY_KEYS = new Set(['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances']);
+const ENTRY_KEYS = ['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances'];
+const MCP_KEYS = ['plugins', 'working_dir', 'server_timeout_seconds'];
+
+/** Refuses a key of `where` that is not one of `known`, suggesting the nearest. */
+function checkKeys(
+  file: string,
+  where: string,
+  raw: Record<string, unknown>,
+  known: readonly string[],
+): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    throw new ConfigError(
+      file,
+      `${where} has an unknown key "${key}"${didYouMean(key, known)} (known: ${known.join(', ')})`,
+    );
+  }
+}
+
+/**
+ * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
+ * near miss of one serve reads (`plugin` for `plugins`) is refused instead of being ignored.
+ */
+function checkNearMisses(file: string, mcp: Record<string, unknown>): void {
+  for (const key of Object.keys(mcp)) {
+    if (MCP_KEYS.includes(key)) continue;
+    const near = closest(key, MCP_KEYS);
+    if (near !== undefined) {
+      throw new ConfigError(
+        file,
+        `mcp has an unknown key "${key}"; did you mean \`${near}\`? (serve reads ${MCP_KEYS.join(', ')})`,
+      );
+    }
+  }
+}
+
+/**
+ * Top-level keys other than `mcp` belong to the engine and are left alone, except a likely typo of `mcp`
+ * or an `mcp` key written at the top level.
+ */
+function checkTopLevel(file: string, doc: Record<string, unknown>): void {
+  for (const key of Object.keys(doc)) {
+    if (key === 'mcp') continue;
+    if (closest(key, ['mcp']) !== undefined) {
+      throw new ConfigError(file, `unknown top-level key "${key}"; did you mean \`mcp\`?`);
+    }
+    const inner = closest(key, MCP_KEYS);
+    if (inner !== undefined) {
+      throw new ConfigError(file, `"${key}" is not read at the top level; did you mean \`mcp: ${inner}:\`?`);
+    }
+  }
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,12 +102,7 @@ function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
   if (!isRecord(raw)) {
     throw new ConfigError(file, `${where} must be a path string or a mapping with "path"`);
   }
-  for (const key of Object.keys(raw)) {
-    if (!ENTRY_KEYS.has(key)) {
-      const known = [...ENTRY_KEYS].join(', ');
-      throw new ConfigError(file, `${where} has an unknown key "${key}" (known: ${known})`);
-    }
-  }
+  checkKeys(file, where, raw, ENTRY_KEYS);
   const entry: {
     path: string;
     config?: unknown;
@@ -76,7 +124,9 @@ function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
 
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
- * mapping), `mcp.working_dir` and `mcp.server_timeout_seconds`. Every other key is the engine's and is ignored.
+ * mapping), `mcp.working_dir` and `mcp.server_timeout_seconds`. An unknown key in a plugin entry is refused,
+ * with the nearest known key; other keys are the engine's and are ignored, except near misses of serve's own
+ * (`plugin:` under `mcp`, `mpc:` or `plugins:` at the top level), which are refused with a suggestion.
  * `file` must be absolute; relative paths inside are resolved against its folder.
  */
 export function parseServeConfig(text: string, file: string): ServeFileConfig {
@@ -88,10 +138,12 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   }
   if (doc === null || doc === undefined) throw new ConfigError(file, 'the file is empty');
   if (!isRecord(doc)) throw new ConfigError(file, 'the top level must be a mapping');
+  checkTopLevel(file, doc);
   const mcp = doc.mcp;
   if (mcp === undefined)
     throw new ConfigError(file, 'no "mcp" section (plugins are listed under mcp: plugins:)');
   if (!isRecord(mcp)) throw new ConfigError(file, '"mcp" must be a mapping');
+  checkNearMisses(file, mcp);
   const list = mcp.plugins ?? [];
   if (!Array.isArray(list)) throw new ConfigError(file, 'mcp.plugins must be a list');
   const config: { file: string; plugins: PluginEntry[]; root?: string; timeoutMs?: number } = {

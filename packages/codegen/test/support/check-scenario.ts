@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { referencePath, updateReference } from '../src/abigail/reference.js';
-import { abigailAvailable } from '../src/abigail/tools.js';
-import { type CheckOptions, runCheck } from '../src/check/run.js';
-import type { CheckReport } from '../src/check/types.js';
-import { generateAll } from '../src/generate.js';
-import { parseLock, renderLock } from '../src/lock/lock-file.js';
-import { readAbiModel } from '../src/model/read-model.js';
+import { referencePath, updateReference } from '../../src/abigail/reference.js';
+import { abigailAvailable } from '../../src/abigail/tools.js';
+import { type CheckOptions, runCheck } from '../../src/check/run.js';
+import type { CheckReport } from '../../src/check/types.js';
+import { generateAll } from '../../src/generate.js';
+import { parseLock, renderLock } from '../../src/lock/lock-file.js';
+import { readAbiModel } from '../../src/model/read-model.js';
 
-export const WORKSPACE = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export const WORKSPACE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const ABI_PKG = 'packages/abi-headers';
 
 function git(cwd: string, ...args: string[]): string {
@@ -114,6 +114,11 @@ export class Scenario {
 
   check(opts: Partial<CheckOptions> = {}): Promise<CheckReport> {
     return runCheck({ repo: this.dir, ...opts });
+  }
+
+  /** Runs git in the scenario repository; returns its standard output. */
+  git(...args: string[]): string {
+    return git(this.dir, ...args);
   }
 
   static fromDir(dir: string): Scenario {

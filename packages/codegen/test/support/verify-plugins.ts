@@ -87,3 +87,12 @@ export function buildPlugin(
   if (r.status !== 0) throw new Error(`building ${name} failed:\n${r.stderr}`);
   return lib;
 }
+
+/**
+ * A plugin written for the engine: it calls the engine's entropic_error_name, declared here as the
+ * engine's own error.h declares it (our headers do not declare it).
+ */
+export const ENGINE_CALL_C = `${GOOD_C}
+const char* entropic_error_name(entropic_error_t code);
+const char* plugin_code_name(entropic_error_t code) { return entropic_error_name(code); }
+`;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { closest, didYouMean } from './suggest.js';
+
+const MCP_KEYS = ['plugins', 'working_dir', 'server_timeout_seconds'];
+
+describe('closest', () => {
+  it('finds the key a typo was meant to be', () => {
+    expect(closest('plugin', MCP_KEYS)).toBe('plugins');
+    expect(closest('Plugins', MCP_KEYS)).toBe('plugins');
+    expect(closest('workdir', MCP_KEYS)).toBe('working_dir');
+    expect(closest('timeout', ['path', 'timeout_ms', 'isolation'])).toBe('timeout_ms');
+    expect(closest('ecoh', ['echo', 'stop', 'delegate'])).toBe('echo');
+  });
+
+  it('suggests nothing for a word that is not near any', () => {
+    expect(closest('models', MCP_KEYS)).toBeUndefined();
+    expect(closest('x', [])).toBeUndefined();
+    expect(closest('ab', ['cd', 'ef'])).toBeUndefined();
+  });
+
+  it('words the suggestion', () => {
+    expect(didYouMean('plugin', MCP_KEYS)).toBe('; did you mean `plugins`?');
+    expect(didYouMean('zzzz', MCP_KEYS)).toBe('');
+  });
+});

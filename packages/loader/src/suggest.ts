@@ -1,0 +1,25 @@
+// Names the closest known word for a misspelt one (a config key, a tool name): "did you mean `plugins`?".
+import { distance } from 'fastest-levenshtein';
+
+/** The known word nearest to `word`, if it is near enough to be a likely typo of it. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const d = distance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  if (best === undefined) return undefined;
+  const longer = Math.max(word.length, best.length);
+  const limit = Math.max(2, Math.floor(longer * 0.4));
+  return bestDistance <= limit && bestDistance < longer ? best : undefined;
+}
+
+/** `; did you mean \`plugins\`?` when a known word is near, else the empty string. */
+export function didYouMean(word: string, known: readonly string[]): string {
+  const near = closest(word, known);
+  return near === undefined ? '' : `; did you mean \`${near}\`?`;
+}
