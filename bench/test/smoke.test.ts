@@ -88,21 +88,12 @@ describe('pnpm bench --quick', () => {
     for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
   });
 
-  // The TS server does not serve 2026-07-28 yet: its rows fail; SDK v2 and the ceiling are measured.
-  it('measures SDK v2 and the ceiling in the 2026-07-28 era over stdio and HTTP at 1 and 64', () => {
+  it('measures our server, SDK v2 and the ceiling in the 2026-07-28 era over stdio and HTTP at 1 and 64', () => {
     for (const id of ['stdio-modern-1', 'stdio-modern-64', 'http-modern-1', 'http-modern-64']) {
       const table = result.tables.find((t) => t.id === id)!;
       expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v2', 'bare']);
-      const baselines = { ...table, rows: table.rows.slice(1) };
-      expect(problems(baselines)).toEqual([]);
-      for (const row of baselines.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
-    }
-  });
-
-  it.skip('measures the TS server in the 2026-07-28 era (pending: the server does not serve 2026-07-28 yet)', () => {
-    for (const id of ['stdio-modern-1', 'stdio-modern-64', 'http-modern-1', 'http-modern-64']) {
-      const table = result.tables.find((t) => t.id === id)!;
       expect(problems(table)).toEqual([]);
+      for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
     }
   });
 
@@ -124,8 +115,6 @@ describe('pnpm bench --quick', () => {
     expect(markdown).toContain('× SDK v1');
     expect(markdown).toContain('× ceiling');
     expect(result.targets.length).toBeGreaterThanOrEqual(10);
-    // the issue 10 targets stay unmeasured until the TS server serves 2026-07-28
-    const measured = result.targets.filter((t) => !t.target.includes('2026-07-28'));
-    expect(measured.map((t) => t.verdict)).not.toContain('not measured');
+    expect(result.targets.map((t) => t.verdict)).not.toContain('not measured');
   });
 });

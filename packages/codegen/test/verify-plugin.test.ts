@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginVerdictOk, verifyPlugin } from '../src/abigail/plugin.js';
 import { abigailAvailable } from '../src/abigail/tools.js';
 import { WORKSPACE } from './support/check-scenario.js';
-import { buildPlugin, DRIFT_C, ENGINE_CALL_C, GOOD_C, GOOD_CPP, MISSING_C } from './support/verify-plugins.js';
+import {
+  buildPlugin,
+  DRIFT_C,
+  ENGINE_CALL_C,
+  GOOD_C,
+  GOOD_CPP,
+  MISSING_C,
+} from './support/verify-plugins.js';
 
 const INCLUDE = join(WORKSPACE, 'packages/abi-headers/include');
 const REFERENCE = join(WORKSPACE, 'packages/abi-headers/abi/entropic-mcp-plugin.abi');

@@ -19,10 +19,6 @@ import {
 const TOOLS = join(REPO_ROOT, 'packages', 'server', 'test', 'fixtures', 'era', 'tools.mjs');
 const args = () => [...examplePlugins().flatMap((p) => ['--plugin', p]), '--tools-module', TOOLS];
 const call = { name: 'echo.echo', arguments: { text: 'from C' }, text: 'from C' };
-const httpPending = {
-  auto: 'Streamable HTTP does not serve 2026-07-28 yet',
-  pin: 'Streamable HTTP does not serve 2026-07-28 yet',
-};
 let http: HttpServer;
 
 beforeAll(async () => {
@@ -47,7 +43,6 @@ runEraInterop({
 runEraInterop({
   name: 'serve over Streamable HTTP',
   call,
-  pending: httpPending,
   transport: () => new StreamableHTTPClientTransport(new URL(http.url)),
 });
 

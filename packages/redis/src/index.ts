@@ -9,3 +9,4 @@ export { RedisMessageRouter } from './message-router.js';
 export { RedisSessionRegistry } from './session-registry.js';
 export type { RedisSharedState, RedisSharedStateOptions } from './shared-state.js';
 export { createRedisSharedState } from './shared-state.js';
+export { RedisSubscriptionBus } from './subscription-bus.js';

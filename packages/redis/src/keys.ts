@@ -47,9 +47,9 @@ export class Keys {
     return this.#build('chan:sess:', sessionId);
   }
 
-  /** The pub/sub channel every node listens on for session-wide events (closing, cancellation). */
-  get broadcast(): string {
-    return `${this.prefix}chan:all`;
+  /** The pub/sub channel of subscription events (2026-07-28 list changes, resource updates). */
+  get subscriptionChannel(): string {
+    return `${this.prefix}chan:subscriptions`;
   }
 
   #build(kind: string, id: string): string {

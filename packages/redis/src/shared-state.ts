@@ -1,7 +1,7 @@
 /**
  * Everything a server process needs from Redis to share legacy sessions, in one call: two
- * connections (commands, and subscriber mode), the event store, the session registry and the
- * message router, all under one key prefix.
+ * connections (commands, and subscriber mode), the event store, the session registry, the message
+ * router and the subscription bus, all under one key prefix.
  */
 
 import type { SharedSessionState } from '@entropic-mcp/server/http';
@@ -9,6 +9,7 @@ import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { RedisMessageRouter } from './message-router.js';
 import { RedisSessionRegistry } from './session-registry.js';
+import { RedisSubscriptionBus } from './subscription-bus.js';
 
 export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEventStoreOptions {
   /** This process's tag (default random). */
@@ -18,6 +19,8 @@ export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEvent
 
 export interface RedisSharedState extends SharedSessionState {
   readonly eventStore: RedisEventStore;
+  /** For the server's `subscriptionBus` option (2026-07-28 listen streams). */
+  readonly subscriptionBus: RedisSubscriptionBus;
   /** Close both connections. */
   close(): Promise<void>;
 }
@@ -41,7 +44,17 @@ export async function createRedisSharedState(
     nodeId: options.nodeId,
     onError: options.onError,
   });
+  const subscriptionBus = new RedisSubscriptionBus(commands, subscriber, {
+    ...prefix,
+    onError: options.onError,
+  });
+  await subscriptionBus.ready().catch((error: unknown) => {
+    commands.disconnect();
+    subscriber.disconnect();
+    throw error;
+  });
   return {
+    subscriptionBus,
     registry: new RedisSessionRegistry(commands, prefix),
     router,
     eventStore: new RedisEventStore(commands, options),

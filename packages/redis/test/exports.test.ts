@@ -9,6 +9,7 @@ describe('public surface', () => {
       'RedisEventStore',
       'RedisMessageRouter',
       'RedisSessionRegistry',
+      'RedisSubscriptionBus',
       'RedisUnavailableError',
       'connectRedis',
       'createRedisSharedState',

@@ -19,8 +19,4 @@ afterAll(async () => {
 runEraInterop({
   name: 'library over Streamable HTTP',
   transport: () => new StreamableHTTPClientTransport(new URL(http.url)),
-  pending: {
-    auto: 'Streamable HTTP does not serve 2026-07-28 yet',
-    pin: 'Streamable HTTP does not serve 2026-07-28 yet',
-  },
 });

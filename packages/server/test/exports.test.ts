@@ -39,6 +39,11 @@ describe('public surface', () => {
     ]);
   });
 
+  it('the fetch subpath exports createFetchHandler and bearerAuth', async () => {
+    const fetchEntry = await import('@entropic-mcp/server/fetch');
+    expect(Object.keys(fetchEntry).sort()).toEqual(['bearerAuth', 'createFetchHandler']);
+  });
+
   it('the protocol core imports nothing from Node', () => {
     const files: string[] = [];
     const walk = (dir: string) => {

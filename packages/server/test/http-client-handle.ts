@@ -10,7 +10,11 @@ import type { ClientHandle, Message } from './support/peer.js';
 import { MessageQueue } from './support/queue.js';
 
 export async function connectHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<ClientHandle> {
-  const http = await serveHttp(server, options);
+  return connectHttpAt(await serveHttp(server, options));
+}
+
+/** The same client end against any endpoint that serves Streamable HTTP (closed with the handle). */
+export async function connectHttpAt(http: { url: string; close(): Promise<void> }): Promise<ClientHandle> {
   const queue = new MessageQueue();
   const aborter = new AbortController();
   let sessionId: string | undefined;

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
 import { type ClientHandle, type Message, Peer, sleep } from './support/peer.js';
+import { waitUntil } from './support/wait.js';
 
 export interface TransportSuiteOptions {
   name: string;
@@ -33,7 +34,9 @@ export function suiteServer(): McpServer {
     return { content: [text('slow done')] };
   });
   let aborted = 0;
+  let started = 0;
   server.addTool({ name: 'wait_for_cancel' }, (_args, ctx) => {
+    started++;
     return new Promise((resolve) => {
       ctx.signal.addEventListener('abort', () => {
         aborted++;
@@ -42,6 +45,7 @@ export function suiteServer(): McpServer {
     });
   });
   server.addTool({ name: 'aborted_count' }, () => ({ content: [text(String(aborted))] }));
+  server.addTool({ name: 'started_count' }, () => ({ content: [text(String(started))] }));
   server.addTool({ name: 'ask' }, async (_args, ctx) => {
     const answer = await ctx.elicit('Name?', { type: 'object', properties: { name: { type: 'string' } } });
     return { content: [text(`hello ${String(answer.content?.name)}`)] };
@@ -135,14 +139,14 @@ export function runTransportSuite({ name, connect }: TransportSuiteOptions): voi
     it('aborts a handler on notifications/cancelled and sends no response', async () => {
       const { peer } = await start();
       const pending = peer.request('tools/call', { name: 'wait_for_cancel' }, 'c1');
-      await sleep(20);
+      const counted = async (tool: string) =>
+        ((await peer.call('tools/call', { name: tool })).content as { text: string }[])[0]?.text;
+      await waitUntil(async () => (await counted('started_count')) === '1', 'the handler to start');
       await peer.notify('notifications/cancelled', { requestId: 'c1', reason: 'user' });
-      await sleep(50);
+      // The handler sees the abort, and the connection still serves requests.
+      await waitUntil(async () => (await counted('aborted_count')) === '1', 'the handler to see the abort');
       const late = await Promise.race([pending.then(() => 'answered'), sleep(100).then(() => 'silent')]);
       expect(late).toBe('silent');
-      // The handler saw the abort, and the connection still serves requests.
-      const count = await peer.call('tools/call', { name: 'aborted_count' });
-      expect(count.content).toEqual([{ type: 'text', text: '1' }]);
     });
 
     it('answers an unknown method with -32601 and keeps going', async () => {

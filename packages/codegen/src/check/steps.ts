@@ -17,12 +17,12 @@ const VERSION_FILE = 'packages/abi-headers/src/abi/mcp_server.ts';
 const command = (name: string, what: string): Step => ({
   kind: 'command',
   argv: [name],
-  text: `pnpm exec entropic-abi ${name}`.padEnd(34) + `# ${what}`,
+  text: `${`pnpm exec entropic-abi ${name}`.padEnd(34)}# ${what}`,
 });
 const changeset = (bump: 'minor' | 'major'): Step => ({
   kind: 'changeset',
   bump,
-  text: 'pnpm changeset'.padEnd(34) + `# ${bump} for ${ABI_HEADERS_PACKAGE}`,
+  text: `${'pnpm changeset'.padEnd(34)}# ${bump} for ${ABI_HEADERS_PACKAGE}`,
 });
 
 const GENERATE = command('generate', 'headers and loader tables from the definitions');

@@ -1,8 +1,10 @@
 // `entropic-mcp serve`: C plugins in front of any MCP client, over stdio (default) or Streamable HTTP.
+import cluster from 'node:cluster';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
 import { type ServeHandle, startServe } from '../serve/start.js';
+import { runWorkers, WORKER_INDEX_ENV } from '../serve/workers.js';
 
 /** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
 const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
@@ -75,14 +77,27 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
+  if ((args.workers ?? 1) > 1 && cluster.isPrimary) {
+    try {
+      return await runWorkers(CLI_PATH, argv, args, (text) => process.stderr.write(text));
+    } catch (error) {
+      fail((error as Error).message);
+      return error instanceof UsageError ? 2 : 1;
+    }
+  }
   const signals = listenForSignals();
+  const quiet = cluster.isWorker && process.env[WORKER_INDEX_ENV] !== '0';
   let handle: ServeHandle;
   try {
-    handle = await startServe(args, { stdioCommand: [process.execPath, CLI_PATH] });
+    handle = await startServe(args, {
+      stdioCommand: [process.execPath, CLI_PATH],
+      ...(quiet ? { report: () => {} } : {}),
+    });
   } catch (error) {
     fail((error as Error).message);
     return error instanceof UsageError ? 2 : 1;
   }
+  if (cluster.isWorker) process.send?.({ ready: handle.url });
   const code = await untilShutdown(handle, args.transport.kind === 'stdio', signals);
   // Plugins and transport are closed; stdin may still hold the event loop open, so leave explicitly.
   process.stderr.write('', () => process.exit(code));

@@ -16,6 +16,7 @@ import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
+import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
@@ -102,11 +103,18 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     plan.transport.kind === 'stdio' && inProcess !== undefined
       ? (await import('../inprocess/stdio.js')).protectStdio(inProcess.path)
       : undefined;
+  let shared: SharedServe;
+  try {
+    shared = await openSharedState(plan, report);
+  } catch (error) {
+    throw new ServeStartError((error as Error).message, { cause: error });
+  }
   const { loaded, failed } = await loadAll(plan.plugins, plan.root);
   const failures = failed.map(describeLoadFailure);
   const plugins = loaded.map((l) => l.plugin);
   if (failures.length > 0 && !plan.keepGoing) {
     await closeAll(plugins);
+    await shared.close();
     throw new ServeStartError(
       `${failures.length} plugin(s) failed to load:\n  ${failures.join('\n  ')}\n(--keep-going serves the others)`,
     );
@@ -119,6 +127,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       handlerTimeoutMs: Math.max(HANDLER_TIMEOUT_MS, longest + 5_000),
       maxConcurrency: args.concurrency ?? DEFAULT_SERVE_CONCURRENCY,
       capabilities: { tools: true },
+      ...shared.server,
     },
   );
   let stopTransport: () => Promise<void> | void = () => {};
@@ -151,6 +160,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       const http = await serveHttp(server, {
         host: plan.transport.host,
         port: plan.transport.port,
+        ...shared.http,
         ...(auth === undefined ? {} : { auth: auth.options }),
       });
       url = http.url;
@@ -164,6 +174,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   } catch (error) {
     await closeToolsModules(modules);
     await closeAll(plugins);
+    await shared.close();
     throw error instanceof UsageError
       ? error
       : new ServeStartError((error as Error).message, { cause: error });
@@ -195,6 +206,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         } finally {
           await closeToolsModules(modules);
           await closeAll(plugins);
+          await shared.close();
         }
       })();
       return closing;

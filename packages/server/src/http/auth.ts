@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type BearerVerifierOptions, createBearerVerifier } from '../auth/bearer.js';
 import type { HttpAuthOptions, ProtectedResourceMetadata } from './options.js';
-import { sendJsonError } from './reply.js';
+import { byteLength, sendJsonError } from './reply.js';
 
 export const PRM_PATH = '/.well-known/oauth-protected-resource';
 
@@ -52,7 +52,7 @@ export function serveMetadata(
   res.writeHead(200, {
     'content-type': 'application/json',
     'cache-control': 'max-age=3600',
-    'content-length': String(Buffer.byteLength(body)),
+    'content-length': String(byteLength(body)),
   });
   res.end(body);
   return true;

@@ -4,14 +4,13 @@
  * session, and passes the message to that session's transport.
  */
 
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
-import { BodyTooLargeError, readBody } from './body.js';
+import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
@@ -32,13 +31,11 @@ import { HttpServerTransport } from './transport.js';
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
   connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
-  /** The tools, when the server has them: their `x-mcp-header` parameters are checked (2026-07-28). */
+  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
   readonly tools?: {
     get(
       name: string,
-    ):
-      | { readonly wire: Record<string, unknown>; readonly scopes?: readonly string[] | undefined }
-      | undefined;
+    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
   };
 }
 
@@ -118,13 +115,13 @@ export function createMcpHttpHandler(
       if (headerRefusal !== undefined) return refuse(res, headerRefusal);
       let message: unknown;
       try {
-        message = JSON.parse(await readBody(req, opts.maxBodyBytes));
+        message = await readMessage(req, opts.maxBodyBytes);
       } catch (error) {
         if (error instanceof BodyTooLargeError) return sendJsonError(res, 413, -32000, error.message);
+        if (error instanceof BodyConsumedError) return sendJsonError(res, 400, -32000, error.message);
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
       if (httpEra(nodeView(req), message) === 'modern') {
-        if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
         return await postModern(server, req, res, message, auth, modernOptions);
       }
       const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
@@ -148,7 +145,7 @@ export function createMcpHttpHandler(
       else {
         transport.acceptNotification(res, msg, context);
         if (transport.sessionId === undefined && transport.inFlight === 0)
-          setImmediate(() => void transport.close());
+          setTimeout(() => void transport.close(), 0);
       }
     } catch (error) {
       if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
@@ -180,9 +177,7 @@ export function createMcpHttpHandler(
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
   function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
     const missing = missingScopes(server, message, auth);
-    if (missing !== undefined && opts.auth !== undefined) {
-      refuseScope(req, res, opts.auth, opts.path, missing.join(' '));
-    }
+    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
     return missing !== undefined;
   }
 
@@ -207,7 +202,7 @@ export function createMcpHttpHandler(
         sendJsonError(res, 503, -32000, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
         return undefined;
       }
-      const transport = newTransport(randomUUID());
+      const transport = newTransport(crypto.randomUUID());
       sessions.add(transport);
       if (shared !== undefined) shared.attach(transport);
       return connected(res, transport);

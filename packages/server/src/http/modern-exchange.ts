@@ -14,6 +14,7 @@ import type {
   Transport,
 } from '../transport/types.js';
 import { modernStatus } from './era.js';
+import { byteLength } from './reply.js';
 import { writable } from './sse.js';
 
 const SSE_HEAD = [
@@ -95,7 +96,7 @@ export class ModernExchange implements Transport {
         'content-type',
         'application/json',
         'content-length',
-        String(Buffer.byteLength(text)),
+        String(byteLength(text)),
       ]);
       this.res.end(text);
     }

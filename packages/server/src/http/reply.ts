@@ -6,6 +6,14 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../transport/types.js';
 
+const encoder = new TextEncoder();
+
+/** The UTF-8 length of `text`: Buffer's count where there is one (Node, Bun, Deno), else an encode. */
+export const byteLength: (text: string) => number =
+  typeof Buffer === 'function'
+    ? (text) => Buffer.byteLength(text)
+    : (text) => encoder.encode(text).byteLength;
+
 export function sendJsonError(
   res: ServerResponse,
   status: number,
@@ -22,7 +30,7 @@ export function sendJsonError(
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
+    'content-length': String(byteLength(body)),
   });
   res.end(body);
 }
@@ -35,7 +43,7 @@ export type Head = readonly string[];
 
 /** `head` plus the Content-Length of `body`. */
 export function withLength(head: Head, body: string): string[] {
-  return head.concat('content-length', String(Buffer.byteLength(body)));
+  return head.concat('content-length', String(byteLength(body)));
 }
 
 /** A 200 answer with one JSON body (a message, or a batch's array of them). */

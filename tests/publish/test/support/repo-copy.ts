@@ -2,7 +2,7 @@
 // not ignored) plus the built dist/ of each published package (and the loader's prebuilds when there are some), in
 // a fresh git repository of its own, with its dependencies installed by pnpm from the local store.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +47,10 @@ export function copyRepository(): string {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     cpSync(join(REPO_ROOT, file), join(copy, file));
   }
-  for (const name of PUBLISHED) {
+  // Every package under packages/ is published (changeset publish takes them all), so each needs its build.
+  for (const name of readdirSync(join(REPO_ROOT, 'packages'))) {
     const dist = join(REPO_ROOT, 'packages', name, 'dist');
+    if (!existsSync(join(REPO_ROOT, 'packages', name, 'package.json'))) continue;
     if (!existsSync(dist)) throw new Error(`${dist} is missing: build the packages first`);
     cpSync(dist, join(copy, 'packages', name, 'dist'), { recursive: true });
   }

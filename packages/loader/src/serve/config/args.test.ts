@@ -32,8 +32,6 @@ describe('parseServeArgs', () => {
       '--instances',
       '4',
       '--keep-going',
-      '--tools-module',
-      'tools/extra.mjs',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -46,7 +44,6 @@ describe('parseServeArgs', () => {
       instances: 4,
       keepGoing: true,
       help: false,
-      toolsModule: '/w/tools/extra.mjs',
     });
   });
 
@@ -60,9 +57,19 @@ describe('parseServeArgs', () => {
     [['--bogus'], "Unknown option '--bogus'"],
     [['libx.so'], 'unexpected argument "libx.so"'],
     [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
+    [['--http', '0', '--workers', '0'], '--workers expects a whole number from 1 to 64'],
+    [['--workers', '2'], '--workers needs --http'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
     expect(() => parseServeArgs(argv, '/w')).toThrow(message);
+  });
+});
+
+describe('--redis and --workers', () => {
+  it('reads both', () => {
+    const args = parseServeArgs(['--http', '0', '--redis', 'redis://r:6379', '--workers', '3'], '/w');
+    expect(args.redis).toBe('redis://r:6379');
+    expect(args.workers).toBe(3);
   });
 });
 

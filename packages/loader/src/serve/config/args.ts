@@ -34,6 +34,10 @@ export interface ServeArgs {
   readonly auth?: ServeAuthArgs;
   readonly keepGoing: boolean;
   readonly help: boolean;
+  /** `--redis URL`: shared state for several processes behind one load balancer (HTTP only). */
+  readonly redis?: string;
+  /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
+  readonly workers?: number;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -49,6 +53,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
                           [--instances N] [--tools-module FILE]... [--keep-going]
                           [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
+                          [--redis redis://HOST:PORT] [--workers N]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -68,7 +73,12 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
   --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
   --auth-token-file FILE  with --http: accept the fixed bearer tokens in FILE, one a line, each
-                      optionally followed by the scopes it grants (# starts a comment)`;
+                      optionally followed by the scopes it grants (# starts a comment)
+  --redis URL         share sessions, resumption logs and listen streams with other serve processes
+                      through Redis (HTTP only; also mcp.redis in the config)
+  --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
+                      hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
+                      mcp.request_state_key, or one made at start-up for all workers)`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
 export function parseHttpAddress(text: string): { host: string; port: number } {
@@ -133,6 +143,16 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     }
     args.concurrency = n;
   }
+  if (values.redis !== undefined) args.redis = values.redis;
+  if (values.workers !== undefined) {
+    const n = Number(values.workers);
+    if (!/^\d+$/.test(values.workers) || n < 1 || n > 64) {
+      throw new UsageError(`--workers expects a whole number from 1 to 64, got "${values.workers}"`);
+    }
+    if (n > 1 && args.transport.kind !== 'http')
+      throw new UsageError('--workers needs --http (stdio is one client, one process)');
+    args.workers = n;
+  }
   if (values.instances !== undefined) {
     const n = Number(values.instances);
     if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
@@ -183,6 +203,8 @@ function parse(argv: readonly string[]) {
       'auth-issuer': { type: 'string' },
       'auth-audience': { type: 'string' },
       'auth-token-file': { type: 'string' },
+      redis: { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

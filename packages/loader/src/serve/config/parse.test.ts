@@ -94,3 +94,21 @@ describe('loadServeConfig', () => {
     );
   });
 });
+
+describe('mcp.redis and mcp.request_state_key', () => {
+  it('reads both, and names a bad one', () => {
+    const key = 'k'.repeat(32);
+    const config = parseServeConfig(
+      `mcp:\n  redis: redis://r:6379\n  request_state_key: ${key}\n`,
+      '/c/x.yaml',
+    );
+    expect(config.redis).toBe('redis://r:6379');
+    expect(config.requestStateKey).toBe(key);
+    expect(() => parseServeConfig('mcp:\n  redis: http://r\n', '/c/x.yaml')).toThrow(
+      /mcp.redis must be a URL/,
+    );
+    expect(() => parseServeConfig('mcp:\n  request_state_key: short\n', '/c/x.yaml')).toThrow(
+      /mcp.request_state_key must be a string of at least 32 characters/,
+    );
+  });
+});

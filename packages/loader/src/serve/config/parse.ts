@@ -146,13 +146,30 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   checkNearMisses(file, mcp);
   const list = mcp.plugins ?? [];
   if (!Array.isArray(list)) throw new ConfigError(file, 'mcp.plugins must be a list');
-  const config: { file: string; plugins: PluginEntry[]; root?: string; timeoutMs?: number } = {
+  const config: {
+    file: string;
+    plugins: PluginEntry[];
+    root?: string;
+    timeoutMs?: number;
+    redis?: string;
+    requestStateKey?: string;
+  } = {
     file,
     plugins: list.map((raw, i) => parseEntry(file, i, raw)),
   };
   if (mcp.working_dir !== undefined) config.root = pluginPath(file, 'mcp.working_dir', mcp.working_dir);
   if (mcp.server_timeout_seconds !== undefined) {
     config.timeoutMs = positiveInt(file, 'mcp.server_timeout_seconds', mcp.server_timeout_seconds) * 1000;
+  }
+  if (mcp.redis !== undefined) {
+    if (typeof mcp.redis !== 'string' || !/^rediss?:\/\//.test(mcp.redis))
+      throw new ConfigError(file, 'mcp.redis must be a URL starting with redis:// or rediss://');
+    config.redis = mcp.redis;
+  }
+  if (mcp.request_state_key !== undefined) {
+    if (typeof mcp.request_state_key !== 'string' || mcp.request_state_key.length < 32)
+      throw new ConfigError(file, 'mcp.request_state_key must be a string of at least 32 characters');
+    config.requestStateKey = mcp.request_state_key;
   }
   return config;
 }

@@ -11,6 +11,12 @@ export interface ServePlan {
   /** JavaScript tools modules to register beside the plugins (absolute paths). */
   readonly toolsModules: readonly string[];
   readonly keepGoing: boolean;
+  /** Redis URL (`--redis`, else `mcp.redis`). */
+  readonly redis?: string;
+  /** MRTR sealing key: `mcp.request_state_key`, else ENTROPIC_MCP_STATE_KEY (set for workers). */
+  readonly requestStateKey?: string;
+  /** Processes sharing the port (`--workers`, default 1). */
+  readonly workers: number;
 }
 
 /**
@@ -38,5 +44,12 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     transport: args.transport,
     toolsModules: args.toolsModules,
     keepGoing: args.keepGoing,
+    workers: args.workers ?? 1,
+    ...optional('redis', args.redis ?? file?.redis),
+    ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -25,4 +25,8 @@ export interface ServeFileConfig {
   readonly root?: string;
   /** `mcp.server_timeout_seconds` in milliseconds (the engine's key), a default for every plugin. */
   readonly timeoutMs?: number;
+  /** `mcp.redis`: the Redis URL shared by every serve process of one deployment. */
+  readonly redis?: string;
+  /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
+  readonly requestStateKey?: string;
 }

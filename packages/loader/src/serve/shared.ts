@@ -1,0 +1,40 @@
+/**
+ * What `serve --redis` adds: one connection set to Redis shared by the event store, the session
+ * registry, the message router and the subscription bus, and the MRTR sealing key from the config,
+ * so that any process behind the load balancer can serve any request.
+ */
+
+import type { ServerOptions } from '@entropic-mcp/server';
+import type { ServeHttpOptions } from '@entropic-mcp/server/http';
+import type { ServePlan } from './config/plan.js';
+
+export interface SharedServe {
+  readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState'>;
+  readonly http: Pick<ServeHttpOptions, 'sharedSessions' | 'eventStore'>;
+  close(): Promise<void>;
+}
+
+/** Redis refused or unreachable at start-up; the message names the URL (no password) and why. */
+export class SharedStateError extends Error {}
+
+export async function openSharedState(plan: ServePlan, report: (text: string) => void): Promise<SharedServe> {
+  const requestState =
+    plan.requestStateKey === undefined ? {} : { requestState: { key: plan.requestStateKey } };
+  if (plan.redis === undefined) return { server: requestState, http: {}, close: async () => {} };
+  if (plan.transport.kind !== 'http') throw new SharedStateError('--redis (or mcp.redis) needs --http');
+  const { createRedisSharedState, RedisUnavailableError } = await import('@entropic-mcp/redis');
+  try {
+    const shared = await createRedisSharedState(plan.redis, {
+      connectionName: `entropic-mcp-${process.pid}`,
+      onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
+    });
+    return {
+      server: { ...requestState, subscriptionBus: shared.subscriptionBus },
+      http: { sharedSessions: shared, eventStore: shared.eventStore },
+      close: () => shared.close(),
+    };
+  } catch (error) {
+    if (error instanceof RedisUnavailableError) throw new SharedStateError(error.message, { cause: error });
+    throw error;
+  }
+}

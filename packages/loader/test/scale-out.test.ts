@@ -1,0 +1,204 @@
+/**
+ * Scale-out through real parts: a real redis-server, a real HAProxy (round robin, no stickiness) and
+ * two `entropic-mcp serve --http --redis` processes with the echo example plugin and a tools module.
+ * The official v1 client's legacy session alternates between the processes, then one is SIGKILLed.
+ */
+
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HaproxyProcess, startHaproxy } from '../../redis/test/support/haproxy.js';
+import { freePort } from '../../redis/test/support/ports.js';
+import { type RedisProcess, startRedis } from '../../redis/test/support/redis-server.js';
+import {
+  CLI,
+  examplePlugins,
+  type HttpServer,
+  LOADER_ROOT,
+  runServe,
+  startHttp,
+  textOf,
+  waitFor,
+} from './serve-helpers.js';
+
+const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
+const echo = examplePlugins().find((p) => p.endsWith('echo.so'));
+
+let redis: RedisProcess;
+let proxy: HaproxyProcess;
+const nodes: HttpServer[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const args = [
+    '--redis',
+    redis.url,
+    '--tools-module',
+    TOOLS,
+    ...(echo === undefined ? [] : ['--plugin', echo]),
+  ];
+  for (let i = 0; i < 2; i++) nodes.push(await startHttp(args));
+  proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
+});
+
+afterAll(async () => {
+  await proxy?.stop();
+  for (const node of nodes) if (node.child.exitCode === null) await node.stop();
+  await redis?.stop();
+});
+
+describe('serve --redis behind HAProxy', () => {
+  it('runs a v1 legacy session across both processes, and on the survivor after a SIGKILL', async () => {
+    const client = new Client({ name: 'scale', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { name: 'Ada' },
+    }));
+    const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`));
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['scale.pid', 'scale.ask', 'scale.big']));
+      const pids = new Set<string>();
+      for (let i = 0; i < 6; i++)
+        pids.add(textOf(await client.callTool({ name: 'scale.pid' })).split(':')[0] as string);
+      expect(pids.size).toBe(2); // both processes served this one session
+      if (echo !== undefined) {
+        const echoed = await client.callTool({
+          name: names.find((n) => n.endsWith('echo')) as string,
+          arguments: { text: 'hi' },
+        });
+        expect(textOf(echoed)).toContain('hi');
+      }
+      for (let i = 0; i < 2; i++)
+        expect(textOf(await client.callTool({ name: 'scale.ask' }))).toMatch(/^Hello, Ada from \d+$/);
+      expect(textOf(await client.callTool({ name: 'scale.big' })).length).toBe(5 * 1024 * 1024);
+
+      const aborter = new AbortController();
+      const hung = client.callTool({ name: 'scale.wait' }, CallToolResultSchema, { signal: aborter.signal });
+      await new Promise((r) => setTimeout(r, 300));
+      aborter.abort('enough');
+      await expect(hung).rejects.toThrow();
+      // The cancellation reached the process running the call, whichever the notification landed on.
+      const counts = new Map<string, number>();
+      const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
+      for (let i = 0; i < 40 && !(counts.size === 2 && total() === 1); i++) {
+        const [pid, n] = textOf(await client.callTool({ name: 'scale.pid' })).split(':');
+        counts.set(pid as string, Number(n));
+      }
+      expect(total()).toBe(1);
+
+      const victim = nodes[0] as HttpServer;
+      victim.child.kill('SIGKILL');
+      await new Promise((r) => victim.child.once('exit', r));
+      const survivors = new Set<string>();
+      for (let i = 0; i < 4; i++)
+        survivors.add(textOf(await client.callTool({ name: 'scale.pid' })).split(':')[0] as string);
+      expect([...survivors]).toEqual([String(nodes[1]?.child.pid)]);
+    } finally {
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    }
+  });
+
+  it('serve --workers 2 shares the port, and one session is served by both workers', async () => {
+    const listen = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'serve',
+        '--http',
+        `127.0.0.1:${listen}`,
+        '--workers',
+        '2',
+        '--redis',
+        redis.url,
+        '--tools-module',
+        TOOLS,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    try {
+      await waitFor(() => /2 workers serving/.test(stderr), 60_000, 'both workers');
+      // A new connection per request: node:cluster hands connections to the workers in turn.
+      const agent = new Agent({ keepAlive: false });
+      const init = await rawPost(listen, agent, INIT);
+      const session = init.headers['mcp-session-id'] as string;
+      await rawPost(listen, agent, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+      const pids = new Set<string>();
+      for (let id = 1; id <= 8; id++) {
+        const res = await rawPost(
+          listen,
+          agent,
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'scale.pid', arguments: {} } },
+          session,
+        );
+        const match = /"text":"(\d+):/.exec(res.body);
+        if (match) pids.add(match[1] as string);
+      }
+      expect(pids.size).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
+
+  it('refuses --workers 2 without Redis, and a Redis that is not there, saying why', async () => {
+    const noRedis = await runServe(['--http', '127.0.0.1:0', '--workers', '2', '--tools-module', TOOLS]);
+    expect(noRedis.code).toBe(2);
+    expect(noRedis.stderr).toMatch(/--workers 2 needs --redis URL .*separate process with its own memory/);
+    const down = await runServe([
+      '--http',
+      '127.0.0.1:0',
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--tools-module',
+      TOOLS,
+    ]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 is not reachable: .*ECONNREFUSED/);
+  });
+});
+
+const INIT = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w', version: '1' } },
+};
+
+function rawPost(
+  port: number,
+  agent: Agent,
+  body: unknown,
+  session?: string,
+): Promise<{ headers: Record<string, unknown>; body: string }> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  if (session !== undefined)
+    Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers, agent }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+      });
+      res.on('end', () => resolve({ headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
