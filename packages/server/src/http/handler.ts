@@ -177,7 +177,8 @@ export function createMcpHttpHandler(
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
   function lacksScope(req: IncomingMessage, res: ServerResponse, message: unknown, auth: unknown): boolean {
     const missing = missingScopes(server, message, auth);
-    if (missing !== undefined) refuseScope(req, res, opts.path, missing.join(' '));
+    if (missing !== undefined && opts.auth !== undefined)
+      refuseScope(req, res, opts.auth, opts.path, missing.join(' '));
     return missing !== undefined;
   }
 
