@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir, textOf } from './serve-helpers.js';
 
-const PACKAGES = ['abi-headers', 'codegen', 'server', 'loader'];
+const PACKAGES = ['abi-headers', 'codegen', 'server', 'redis', 'loader'];
 const MINUTES = 60_000;
 const HAS_MUSL_GCC = spawnSync('musl-gcc', ['--version'], { stdio: 'ignore' }).status === 0;
 

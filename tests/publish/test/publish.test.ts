@@ -38,7 +38,9 @@ interface Packument {
 }
 
 async function packument(name: Name): Promise<Packument> {
-  const answer = await fetch(`${registry.url}${encodeURIComponent(`@entropic-mcp/${name}`)}`);
+  const url = `${registry.url}${encodeURIComponent(`@entropic-mcp/${name}`)}`;
+  // The registry may close an idle kept-alive socket just as fetch reuses it: one retry on a fresh one.
+  const answer = await fetch(url).catch(() => fetch(url));
   expect(answer.status, name).toBe(200);
   return (await answer.json()) as Packument;
 }

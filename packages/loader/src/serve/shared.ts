@@ -22,7 +22,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
     plan.requestStateKey === undefined ? {} : { requestState: { key: plan.requestStateKey } };
   if (plan.redis === undefined) return { server: requestState, http: {}, close: async () => {} };
   if (plan.transport.kind !== 'http') throw new SharedStateError('--redis (or mcp.redis) needs --http');
-  const { createRedisSharedState, RedisUnavailableError } = await import('@entropic-mcp/redis');
+  const { createRedisSharedState, RedisUnavailableError } = await importRedis();
   try {
     const shared = await createRedisSharedState(plan.redis, {
       connectionName: `entropic-mcp-${process.pid}`,
@@ -36,5 +36,19 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
   } catch (error) {
     if (error instanceof RedisUnavailableError) throw new SharedStateError(error.message, { cause: error });
     throw error;
+  }
+}
+
+/** `@entropic-mcp/redis` is loaded only when `--redis` asks for it; a missing install is named. */
+async function importRedis(): Promise<typeof import('@entropic-mcp/redis')> {
+  try {
+    return await import('@entropic-mcp/redis');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new SharedStateError(
+      '--redis (or mcp.redis) needs the package @entropic-mcp/redis beside @entropic-mcp/loader: ' +
+        'npm install @entropic-mcp/redis',
+      { cause: error },
+    );
   }
 }
