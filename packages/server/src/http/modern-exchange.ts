@@ -15,18 +15,10 @@ import type {
 } from '../transport/types.js';
 import { modernStatus } from './era.js';
 import { byteLength } from './reply.js';
-import { writable } from './sse.js';
+import { sseHeaders, writable } from './sse.js';
 
-const SSE_HEAD = [
-  'content-type',
-  'text/event-stream',
-  'cache-control',
-  'no-cache, no-transform',
-  'connection',
-  'keep-alive',
-  'x-accel-buffering',
-  'no',
-];
+/** The SSE head of every stream, plus no proxy buffering: modern streams carry live progress. */
+const SSE_HEAD = [...sseHeaders(undefined), 'x-accel-buffering', 'no'];
 
 export interface ExchangeOptions {
   /** Answer with one JSON body even when the request sends notifications (they are dropped). */
