@@ -6,6 +6,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type {
   JsonRpcMessage,
   MessageContext,
@@ -64,7 +65,7 @@ export class ModernExchange implements Transport {
     // Only notifications of this request travel, and only on a stream; the server sends no requests.
     if (message.id !== undefined || options?.relatedRequestId !== this.#id || !this.#stream) return;
     this.#open();
-    this.res.write(`data: ${JSON.stringify(message)}\n\n`);
+    this.res.write(`data: ${encodeJson(message)}\n\n`);
   }
 
   #open(): void {
@@ -81,7 +82,7 @@ export class ModernExchange implements Transport {
   }
 
   #answer(message: JsonRpcMessage): void {
-    const text = JSON.stringify(message);
+    const text = encodeJson(message);
     if (this.#streaming) this.res.end(`data: ${text}\n\n`);
     else if (writable(this.res)) {
       this.res.writeHead(modernStatus(message as { error?: { code?: unknown } }), [
