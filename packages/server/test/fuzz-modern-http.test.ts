@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../src/http/index.js';
 import { McpServer, text } from '../src/index.js';
-import { runs, timeLimit } from './fuzz-cases.js';
-import { addFuzzTools } from './fuzz-tools.mjs';
+import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
+import { runs, timeLimit } from './support/fuzz-cases.js';
 import {
   type Answer,
   CAPABILITIES_KEY,

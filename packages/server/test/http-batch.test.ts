@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { callEcho, errorOf, INIT_BODY, post, sseMessages, start } from './http-helpers.js';
+import { callEcho, errorOf, INIT_BODY, post, sseMessages, start } from './support/http-helpers.js';
 
 type Srv = Awaited<ReturnType<typeof start>>;
 const open: Srv[] = [];

@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../src/index.js';
-import { type Fixture, startFixture } from './http-interop-fixture.js';
+import { type Fixture, startFixture } from './support/http-interop-fixture.js';
 
 let fx: Fixture;
 let client: Client;

@@ -13,7 +13,7 @@ import {
   responseOf,
   sessionHeaders,
   startClosedAfterEach,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 import { envelope, MODERN } from './support/modern.js';
 
 const start = startClosedAfterEach();

@@ -4,7 +4,7 @@
  * base64 sentinel encoding, and one POST that returns the single JSON-RPC answer (JSON or SSE body).
  */
 
-import { sseMessages } from '../http-helpers.js';
+import { sseMessages } from './http-helpers.js';
 
 export const MODERN = '2026-07-28';
 export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';

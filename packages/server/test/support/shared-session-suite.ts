@@ -14,8 +14,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/http/event-store.js';
 import type { SharedSessionState } from '../../src/http/shared-state.js';
-import { BOTH, INIT_BODY, parseSse, post } from '../http-helpers.js';
-import { type Fixture, startFixture } from '../http-interop-fixture.js';
+import { BOTH, INIT_BODY, parseSse, post } from './http-helpers.js';
+import { type Fixture, startFixture } from './http-interop-fixture.js';
 
 export interface SharedNodes {
   /** The shared state as each of two processes sees it, and the event store they share. */

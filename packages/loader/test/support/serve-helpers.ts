@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const REPO_ROOT = resolve(LOADER_ROOT, '../..');
 export const CLI = join(LOADER_ROOT, 'dist', 'cli.js');
 export const INCLUDE_DIR = join(
@@ -22,7 +22,7 @@ export function tempDir(prefix: string): string {
 }
 
 /**
- * Compiles test/serve-fixtures/sturdy.c as plugin `name` into `dir`; returns the absolute .so path.
+ * Compiles test/fixtures/serve/sturdy.c as plugin `name` into `dir`; returns the absolute .so path.
  * `defines`: `BAD_SCHEMA` adds a tool whose inputSchema no JSON Schema validator accepts.
  */
 export function buildFixture(
@@ -43,7 +43,7 @@ export function buildFixture(
     `-I${INCLUDE_DIR}`,
     '-o',
     out,
-    join(LOADER_ROOT, 'test', 'serve-fixtures', 'sturdy.c'),
+    join(LOADER_ROOT, 'test', 'fixtures', 'serve', 'sturdy.c'),
   ]);
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * The plugin-fault matrix shared by the stdio and HTTP fault tests: each row is one tool of
- * test/faults-fixtures/faulty.c and what the MCP client must see when it is called through
+ * test/fixtures/faults/faulty.c and what the MCP client must see when it is called through
  * `entropic-mcp serve`. Two copies of the fixture are served: `faulty` (called with the fault) and
  * `calm` (slow calls kept in flight meanwhile).
  */
@@ -46,7 +46,7 @@ export function buildFaulty(dir: string, name: string): string {
     `-I${INCLUDE_DIR}`,
     '-o',
     out,
-    join(LOADER_ROOT, 'test', 'faults-fixtures', 'faulty.c'),
+    join(LOADER_ROOT, 'test', 'fixtures', 'faults', 'faulty.c'),
   ]);
   return out;
 }
