@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
 import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
 import { runs, timeLimit } from './support/fuzz-cases.js';
-import { CAPABILITIES_KEY, envelope, MODERN, VERSION_KEY } from './support/modern-wire.js';
+import { CAPABILITIES_KEY, envelope, MODERN, VERSION_KEY } from './support/modern-envelope.js';
 import { type Message, Peer } from './support/peer.js';
 import { connectStdioStreams } from './support/stdio-streams.js';
 

@@ -9,7 +9,8 @@ import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.
 import { McpServer } from '../src/index.js';
 import { INIT_BODY, post } from './support/http-helpers.js';
 import { startIssuer, type TestIssuer } from './support/jwks.js';
-import { envelope, modernHeaders } from './support/modern-wire.js';
+import { envelope } from './support/modern-envelope.js';
+import { modernHeaders } from './support/modern-wire.js';
 
 const AUDIENCE = 'https://mcp.example.test/mcp';
 const STATIC = 'static-token-0123456789abcdef';

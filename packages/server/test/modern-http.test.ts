@@ -14,7 +14,7 @@ import {
   sessionHeaders,
   startClosedAfterEach,
 } from './support/http-helpers.js';
-import { envelope, MODERN } from './support/modern.js';
+import { envelope, MODERN } from './support/modern-envelope.js';
 
 const start = startClosedAfterEach();
 
