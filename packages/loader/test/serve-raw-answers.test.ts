@@ -4,7 +4,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './fixtures.js';
+import { fixture } from './support/fixtures.js';
 import {
   CLI,
   connectHttp,
@@ -13,7 +13,7 @@ import {
   LOADER_ROOT,
   startHttp,
   textOf,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 interface Caller {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
