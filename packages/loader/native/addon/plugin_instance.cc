@@ -30,15 +30,6 @@ void SetReturnCode(Outcome& out, int code, const char* entry_point, const std::s
                  std::to_string(code) + ")");
 }
 
-// Tells the core this thread is spinning (a pause on x86, a yield hint on Arm).
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
-
 }  // namespace
 
 PluginInstance::PluginInstance(WakeFn wake, void* wake_context) : wake_(wake), wake_context_(wake_context) {
@@ -113,9 +104,11 @@ bool PluginInstance::AwaitOutcomes(std::vector<Outcome>& out, std::chrono::nanos
     seen = published_.load(std::memory_order_relaxed);
   }
   auto until = std::chrono::steady_clock::now() + budget;
-  for (unsigned spins = 1; published_.load(std::memory_order_acquire) == seen; ++spins) {
-    if ((spins & 63) == 0 && std::chrono::steady_clock::now() >= until) break;
-    CpuRelax();
+  // Yielding (rather than a pause) lets the instance thread have this core when the machine is busy: on a
+  // loaded machine a spinning caller must not stand between the plugin and the CPU it needs.
+  while (published_.load(std::memory_order_acquire) == seen) {
+    if (std::chrono::steady_clock::now() >= until) break;
+    std::this_thread::yield();
   }
   std::lock_guard<std::mutex> lock(mutex_);
   out.swap(outcomes_);
