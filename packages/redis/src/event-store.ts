@@ -2,8 +2,10 @@
  * The server's EventStore on Redis Streams: one Redis stream per logical SSE stream, trimmed to a
  * bounded length and expiring after a quiet period, plus one set per session naming its streams so
  * a session's end forgets them all. Entry ids are `0-N` with N given by Redis, so an event id is
- * `<streamId>.<N>`, like the in-memory store's, and every append is one atomic transaction that
- * Redis acknowledges before the event is written to the client.
+ * `<streamId>.<N>`, like the in-memory store's, and every append is one atomic script (add, trim,
+ * push the expiry back, index) that Redis acknowledges before the event is written to the client.
+ * Appends are single commands, so the connection's auto-pipelining sends all those made in one
+ * tick (many streams' events) in one write.
  */
 
 import type { EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
@@ -21,14 +23,47 @@ export interface RedisEventStoreOptions {
 
 const SEQ = /^[0-9]{1,15}$/;
 
+/** KEYS: stream, index; ARGV: max length, data, ttl ms, stream id. Returns the entry id. */
+const APPEND_LUA = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '0-*', 'd', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return id`;
+
+/** KEYS: stream, index; ARGV: stream id. */
+const DELETE_LUA = `redis.call('DEL', KEYS[1])
+return redis.call('SREM', KEYS[2], ARGV[1])`;
+
+/** The connection with the two scripts defined on it (ioredis sends EVALSHA, falling back to EVAL). */
+interface ScriptedRedis extends Redis {
+  emcpAppendEvent(
+    stream: string,
+    index: string,
+    max: string,
+    data: string,
+    ttl: number,
+    id: string,
+  ): Promise<string>;
+  emcpDeleteStream(stream: string, index: string, id: string): Promise<number>;
+}
+
+function withScripts(redis: Redis): ScriptedRedis {
+  const scripted = redis as ScriptedRedis;
+  if (typeof scripted.emcpAppendEvent !== 'function') {
+    redis.defineCommand('emcpAppendEvent', { numberOfKeys: 2, lua: APPEND_LUA });
+    redis.defineCommand('emcpDeleteStream', { numberOfKeys: 2, lua: DELETE_LUA });
+  }
+  return scripted;
+}
+
 export class RedisEventStore implements EventStore {
-  readonly #redis: Redis;
+  readonly #redis: ScriptedRedis;
   readonly #keys: Keys;
   readonly #maxEvents: string;
   readonly #ttlMs: number;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
-    this.#redis = redis;
+    this.#redis = withScripts(redis);
     this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
     this.#maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
     this.#ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
@@ -37,15 +72,14 @@ export class RedisEventStore implements EventStore {
   async append(streamId: string, data: string): Promise<string> {
     const key = this.#keys.eventStream(streamId);
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    const replies = await this.#redis
-      .multi()
-      .xadd(key, 'MAXLEN', this.#maxEvents, '0-*', 'd', data)
-      .pexpire(key, this.#ttlMs)
-      .sadd(index, streamId)
-      .pexpire(index, this.#ttlMs)
-      .exec();
-    const [error, entryId] = replies?.[0] ?? [new Error('Redis discarded the transaction'), null];
-    if (error !== null) throw error;
+    const entryId = await this.#redis.emcpAppendEvent(
+      key,
+      index,
+      this.#maxEvents,
+      data,
+      this.#ttlMs,
+      streamId,
+    );
     return `${streamId}.${seqOf(String(entryId))}`;
   }
 
@@ -89,7 +123,7 @@ export class RedisEventStore implements EventStore {
 
   async delete(streamId: string): Promise<void> {
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    await this.#redis.multi().del(this.#keys.eventStream(streamId)).srem(index, streamId).exec();
+    await this.#redis.emcpDeleteStream(this.#keys.eventStream(streamId), index, streamId);
   }
 }
 

@@ -60,6 +60,30 @@ describe('RedisEventStore on Redis', () => {
     await expect(theirs.append('a b.0', 'x')).rejects.toThrow(/Unsafe id/);
   });
 
+  it('numbers appends made without waiting in call order, on an auto-pipelined connection', async () => {
+    const piped = await connectRedis(server.url, { autoPipelining: true });
+    try {
+      const store = new RedisEventStore(piped, { keyPrefix: 'piped:' });
+      const made = Array.from({ length: 60 }, (_, n) => store.append(`s${n % 3}.0`, `{"n":${n}}`));
+      const ids = await Promise.all(made);
+      for (let s = 0; s < 3; s++) {
+        const mine = ids.filter((_, n) => n % 3 === s).map((id) => Number(id.slice(id.lastIndexOf('.') + 1)));
+        expect(mine).toEqual(Array.from({ length: 20 }, (_, k) => k + 1));
+      }
+      const replay = await store.after('s1.0.0');
+      expect(replay?.events.map((e) => JSON.parse(e.data).n)).toEqual(
+        Array.from({ length: 20 }, (_, k) => 3 * k + 1),
+      );
+      expect(await redis.smembers('piped:evs:s1')).toEqual(['s1.0']);
+      await store.delete('s1.0');
+      expect(await redis.exists('piped:ev:s1.0')).toBe(0);
+      expect(await redis.smembers('piped:evs:s1')).toEqual([]);
+      expect(await redis.exists('piped:ev:s2.0')).toBe(1);
+    } finally {
+      piped.disconnect();
+    }
+  });
+
   it('refuses a bad prefix and bad bounds by name', () => {
     expect(() => new RedisEventStore(redis, { keyPrefix: 'no colon' })).toThrow(/prefix/);
     expect(() => new RedisEventStore(redis, { ttlMs: 0 })).toThrow(/ttlMs must be a positive integer/);
