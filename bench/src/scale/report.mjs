@@ -43,9 +43,9 @@ function workersTable(w, clients) {
     lines.push(
       `| ${label}: calls/s (best round; rounds) | ${int(a.perSecond)} (${a.rounds.join(', ')}) | ` +
         `${int(b.perSecond)} (${b.rounds.join(', ')}) | ${(b.perSecond / a.perSecond).toFixed(2)}× |`,
-      `| ${label}: CPU per call, serve (all processes) / HAProxy / redis-server | ` +
-        `${us(a.serverUs)} / ${us(a.haproxyUs)} / ${us(a.redisUs)} | ` +
-        `${us(b.serverUs)} / ${us(b.haproxyUs)} / ${us(b.redisUs)} | |`,
+      `| ${label}: CPU per call, serve (all processes) / HAProxy / redis-server / load generator | ` +
+        `${us(a.serverUs)} / ${us(a.haproxyUs)} / ${us(a.redisUs)} / ${us(a.clientUs)} | ` +
+        `${us(b.serverUs)} / ${us(b.haproxyUs)} / ${us(b.redisUs)} / ${us(b.clientUs)} | |`,
     );
   }
   return lines;

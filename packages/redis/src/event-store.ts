@@ -2,14 +2,14 @@
  * The server's EventStore on Redis Streams: one Redis stream per logical SSE stream, trimmed to a
  * bounded length and expiring after a quiet period, plus one set per session naming its streams so
  * a session's end forgets them all. Entry ids are `0-N` with N given by Redis, so an event id is
- * `<streamId>.<N>`, like the in-memory store's, and every append is one atomic script (add, trim,
- * push the expiry back, index) that Redis acknowledges before the event is written to the client.
- * Appends are single commands, so the connection's auto-pipelining sends all those made in one
- * tick (many streams' events) in one write.
+ * `<streamId>.<N>`, like the in-memory store's. Appends go through an AppendQueue: the events made
+ * while one batch is on its way are added by one atomic script (add, trim, push the expiry back,
+ * index), and each is written to the client only after Redis acknowledged it.
  */
 
 import type { EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
+import { AppendQueue } from './append-queue.js';
 import { isSafeId, Keys } from './keys.js';
 
 export interface RedisEventStoreOptions {
@@ -23,36 +23,19 @@ export interface RedisEventStoreOptions {
 
 const SEQ = /^[0-9]{1,15}$/;
 
-/** KEYS: stream, index; ARGV: max length, data, ttl ms, stream id. Returns the entry id. */
-const APPEND_LUA = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '0-*', 'd', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[4])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return id`;
-
 /** KEYS: stream, index; ARGV: stream id. */
 const DELETE_LUA = `redis.call('DEL', KEYS[1])
 return redis.call('SREM', KEYS[2], ARGV[1])`;
 
-/** The connection with the two scripts defined on it (ioredis sends EVALSHA, falling back to EVAL). */
+/** The connection with the drop script defined on it (ioredis sends EVALSHA, falling back to EVAL). */
 interface ScriptedRedis extends Redis {
-  emcpAppendEvent(
-    stream: string,
-    index: string,
-    max: string,
-    data: string,
-    ttl: number,
-    id: string,
-  ): Promise<string>;
   emcpDeleteStream(stream: string, index: string, id: string): Promise<number>;
 }
 
 function withScripts(redis: Redis): ScriptedRedis {
   const scripted = redis as ScriptedRedis;
-  if (typeof scripted.emcpAppendEvent !== 'function') {
-    redis.defineCommand('emcpAppendEvent', { numberOfKeys: 2, lua: APPEND_LUA });
+  if (typeof scripted.emcpDeleteStream !== 'function')
     redis.defineCommand('emcpDeleteStream', { numberOfKeys: 2, lua: DELETE_LUA });
-  }
   return scripted;
 }
 
@@ -61,25 +44,20 @@ export class RedisEventStore implements EventStore {
   readonly #keys: Keys;
   readonly #maxEvents: string;
   readonly #ttlMs: number;
+  readonly #appends: AppendQueue;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
     this.#redis = withScripts(redis);
     this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
     this.#maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
     this.#ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
+    this.#appends = new AppendQueue(redis, this.#maxEvents, this.#ttlMs);
   }
 
   async append(streamId: string, data: string): Promise<string> {
     const key = this.#keys.eventStream(streamId);
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    const entryId = await this.#redis.emcpAppendEvent(
-      key,
-      index,
-      this.#maxEvents,
-      data,
-      this.#ttlMs,
-      streamId,
-    );
+    const entryId = await this.#appends.push(key, index, streamId, data);
     return `${streamId}.${seqOf(String(entryId))}`;
   }
 
