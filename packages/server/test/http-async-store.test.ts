@@ -10,7 +10,7 @@ import {
   sessionHeaders,
   sleep,
   startClosedAfterEach,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 const serve = startClosedAfterEach();
 
