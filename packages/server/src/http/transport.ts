@@ -120,8 +120,9 @@ export class HttpServerTransport implements Transport {
       stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
       this.#deliver(message, context, [id]);
-      // A response produced synchronously already left with the head; otherwise send the head now.
-      stream.flush();
+      // A response produced synchronously already left with the head; otherwise send the head now,
+      // or, while the priming event is being stored, once it is (with the response if one is queued).
+      if (stream.tail === undefined) stream.flush();
       stream.watch();
       return;
     }
@@ -350,10 +351,16 @@ export class HttpServerTransport implements Transport {
     const id = store.append(stream.id, '');
     if (typeof id === 'string') stream.prefix = ssePriming(id);
     else {
+      // Held back while an event is queued behind it: that event's write carries head and priming.
       stream.tail = id
-        .then((eventId) => {
-          stream.prefix = ssePriming(eventId);
-          stream.flush();
+        .then(
+          (eventId) => {
+            stream.prefix = ssePriming(eventId);
+          },
+          (error: unknown) => this.#report(error),
+        )
+        .then(() => {
+          if (stream.queued === 0) stream.flush();
         })
         .catch((error: unknown) => this.#report(error));
     }
