@@ -1,7 +1,8 @@
 // The two scale workloads of issue 12. Workers: `serve --redis --workers 1` and `--workers 2`, each behind its
 // own HAProxy, driven in the 2026-07-28 era with a 1 ms CPU tool and with echo (by the lean raw-client.mjs).
 // Store: legacy stateful echo sessions at 64 clients against `serve` with the in-memory store and with the
-// Redis store, as server CPU per call. Rounds alternate between the servers so that other work on the machine lands on both.
+// Redis store, as server CPU per call. Rounds alternate between the servers so that other work on the
+// machine lands on both.
 import os from 'node:os';
 import { openClients, runHttp } from '../http-client.mjs';
 import { cpuSecondsOf, treeCpuSecondsOf } from '../proc.mjs';
