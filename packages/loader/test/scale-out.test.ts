@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../redis/test/support/ports.js';
-import { CLI, type HttpServer, runServe, textOf, waitFor } from './serve-helpers.js';
+import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './serve-helpers.js';
 import { ECHO_PLUGIN, SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 
 const TOOLS = SCALE_TOOLS;
@@ -126,6 +126,13 @@ describe('serve --redis behind HAProxy', () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
+  });
+
+  it('warns when --redis has no shared MRTR sealing key, and not when it has one', async () => {
+    const alone = await startHttp(['--redis', cluster.redis.url, '--tools-module', TOOLS]);
+    await alone.stop();
+    expect(alone.stderr()).toMatch(/warning: --redis without mcp.request_state_key: .* is refused; set/);
+    expect(cluster.nodes[1]?.stderr()).not.toMatch(/request_state_key/);
   });
 
   it('refuses --workers 2 without Redis, and a Redis that is not there, saying why', async () => {
