@@ -5,6 +5,7 @@
  * `Last-Event-ID` values reach nothing of another session.
  */
 
+import { execFileSync } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, textOf, waitFor } from './serve-helpers.js';
@@ -40,6 +41,12 @@ async function broadcast(session: string, n: number, reader: () => SseReader): P
   return String(answer.headers['x-served-by']);
 }
 
+/** Every key in the test Redis (redis-cli comes with Debian's redis-server). */
+function redisKeys(): string[] {
+  const out = execFileSync('redis-cli', ['-p', String(cluster.redis.port), '--scan'], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean);
+}
+
 /** Call scale.pid until every live process has served (and so holds a copy of) the session. */
 async function spread(session: string, live: number): Promise<void> {
   const seen = new Set<string>();
@@ -52,6 +59,63 @@ async function spread(session: string, live: number): Promise<void> {
 }
 
 describe('serve --redis behind HAProxy: failures', () => {
+  it('hostile session ids and Last-Event-ID values read nothing of another session and name no key', async () => {
+    const victim = await openLegacySession(cluster.endpoint);
+    await spread(victim, 3);
+    const stream = await openSse(cluster.endpoint, 'GET', victim);
+    for (let n = 0; n < 3; n++) await broadcast(victim, n, () => stream);
+    stream.close();
+    const ids = stream.events.map((e) => e.id).filter((id): id is string => id !== undefined);
+    const [first, last] = [ids[0] as string, ids.at(-1) as string];
+    const attacker = await openLegacySession(cluster.endpoint);
+    const before = redisKeys();
+    const leaked = (text: string) => text.includes('"logger":"scale"');
+
+    const streamOf = first.slice(0, first.lastIndexOf('.'));
+    const hostileEventIds = [
+      first,
+      `${streamOf}.0`,
+      `${victim}.x-g0.0`,
+      '*',
+      `emcp:ev:${streamOf}.0`,
+      `${first}\t`,
+    ];
+    for (const lastEventId of [...hostileEventIds, `../${last}`, 'x'.repeat(500), '0-0', '.1']) {
+      const reader = await openSse(cluster.endpoint, 'GET', attacker, { lastEventId });
+      await Promise.race([reader.closed, new Promise((r) => setTimeout(r, 300))]);
+      reader.close();
+      const seen = reader.events.map((e) => e.data).join('\n');
+      expect({ lastEventId, status: reader.status, leaked: leaked(seen) }).toEqual({
+        lastEventId,
+        status: expect.toBeOneOf([200, 409]),
+        leaked: false,
+      });
+    }
+    const hostileSessions = [
+      '*',
+      `${victim}*`,
+      `emcp:sess:${victim}`,
+      `{${victim}}`,
+      `${victim}.`,
+      streamOf,
+      'x'.repeat(300),
+    ];
+    for (const session of hostileSessions) {
+      const reader = await openSse(cluster.endpoint, 'GET', session, { lastEventId: first });
+      await reader.closed;
+      const call = await callTool(cluster.endpoint, session, nextId++, 'scale.pid');
+      expect({ session, get: reader.status, post: call.status }).toEqual({ session, get: 404, post: 404 });
+      expect(leaked(reader.events.map((e) => e.data).join('\n'))).toBe(false);
+    }
+    // The victim itself, resuming from the same id, does get its events back.
+    const own = await openSse(cluster.endpoint, 'GET', victim, { lastEventId: first });
+    await waitFor(() => leaked(own.events.map((e) => e.data).join('\n')), 20_000, 'the victim replay');
+    own.close();
+    // The attacker's own GET streams made keys of its session; nothing else was made.
+    const made = redisKeys().filter((k) => !before.includes(k) && !k.includes(attacker));
+    expect(made).toEqual([]);
+  });
+
   it('resumes a GET stream on another process after its holder is SIGKILLed, each event once, in order', async () => {
     const session = await openLegacySession(cluster.endpoint);
     await spread(session, 3);
