@@ -65,7 +65,7 @@ beforeAll(() => {
   writeFileSync(source, program());
   const exe = join(tmp.dir, 'layout');
   // Linked with the bare test plugin, which defines the entry points the pointer checks take.
-  const plugin = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare-plugin.c');
+  const plugin = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare', 'bare-plugin.c');
   run('gcc', [...C_FLAGS, '-I', join(abiHeadersRoot(), 'include'), source, plugin, '-o', exe]);
   facts = new Map(
     run(exe, [])

@@ -6,7 +6,7 @@ import { abiHeadersRoot, entryPoints, readAbiModel } from '../src/index.js';
 import { C_FLAGS, CXX_FLAGS, exportedSymbols, run, tempDir } from './support/cc.js';
 import { CONTRACT_ENTRY_POINTS } from './support/contract-facts.js';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare');
 const include = join(abiHeadersRoot(), 'include');
 const tmp = tempDir('entropic-exports');
 afterAll(tmp.cleanup);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
-import { buildExamples, example } from './examples-build.js';
+import { buildExamples, example } from './support/examples-build.js';
 
 beforeAll(() => buildExamples());
 

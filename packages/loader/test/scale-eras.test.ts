@@ -8,8 +8,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../server/test/support/era-interop.mjs';
-import { textOf } from './serve-helpers.js';
 import { ECHO_PLUGIN, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+import { textOf } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
 

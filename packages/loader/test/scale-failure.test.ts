@@ -8,9 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, textOf, waitFor } from './serve-helpers.js';
 import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
 import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+import { alive, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
 let nextId = 1;

@@ -11,8 +11,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../redis/test/support/ports.js';
-import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './serve-helpers.js';
 import { ECHO_PLUGIN, SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './support/serve-helpers.js';
 
 const TOOLS = SCALE_TOOLS;
 const echo = ECHO_PLUGIN;

@@ -10,7 +10,7 @@ import {
   post,
   responseOf,
   sessionHeaders,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -11,7 +11,7 @@ import {
   sleep,
   sseMessages,
   startClosedAfterEach,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 const serve = startClosedAfterEach();
 

@@ -11,7 +11,7 @@ import {
   sseMessages,
   type start,
   start as startServer,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 let srv: Awaited<ReturnType<typeof start>>;
 

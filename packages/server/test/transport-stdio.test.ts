@@ -1,5 +1,5 @@
 import { connectStdioStreams } from './support/stdio-streams.js';
-import { runTransportSuite } from './transport-suite.js';
+import { runTransportSuite } from './support/transport-suite.js';
 
 runTransportSuite({
   name: 'stdio',

@@ -9,7 +9,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type HaproxyProcess, startHaproxy } from '../../../redis/test/support/haproxy.js';
 import { type RedisProcess, startRedis } from '../../../redis/test/support/redis-server.js';
-import { examplePlugins, type HttpServer, LOADER_ROOT, startHttp, tempDir } from '../serve-helpers.js';
+import { examplePlugins, type HttpServer, LOADER_ROOT, startHttp, tempDir } from './serve-helpers.js';
 
 export const SCALE_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
 export const ECHO_PLUGIN = examplePlugins().find((p) => p.endsWith('echo.so'));
