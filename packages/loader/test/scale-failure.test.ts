@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
 import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
-import { alive, textOf, waitFor } from './support/serve-helpers.js';
+import { alive, type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
 let nextId = 1;
@@ -153,6 +153,19 @@ describe('serve --redis behind HAProxy: failures', () => {
   it('Redis stopped mid-run: shared-state requests answer 503/-32000, modern calls go on, then service resumes', async () => {
     const held = await openLegacySession(cluster.endpoint);
     await spread(held, 2);
+    // A session opened directly on one process: only that one holds a copy.
+    const owner = cluster.nodes.find((n) => n.child.exitCode === null) as HttpServer;
+    const lonely = await openLegacySession(owner.url);
+    const ownerName = `node${cluster.nodes.indexOf(owner)}`;
+    /** Status of a call in `lonely` per process, HAProxy alternating between the two. */
+    const lonelyStatuses = async (): Promise<Record<string, number>> => {
+      const seen: Record<string, number> = {};
+      for (let i = 0; i < 4; i++) {
+        const answer = await callTool(cluster.endpoint, lonely, nextId++, 'scale.pid');
+        seen[answer.headers['x-served-by'] === ownerName ? 'owner' : 'other'] = answer.status;
+      }
+      return seen;
+    };
     const modern = new Client(
       { name: 'scale-outage', version: '1.0.0' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
@@ -166,7 +179,7 @@ describe('serve --redis behind HAProxy: failures', () => {
           message: expect.stringMatching(/^Service Unavailable: shared session state is unreachable \(.+\)$/),
         }),
       });
-      // A new session, a session no process holds, and DELETE all need Redis.
+      // A new session, a session no process holds (or not this one), and DELETE all need Redis.
       for (let i = 0; i < 2; i++) {
         const init = await rawRequest(cluster.endpoint, 'POST', INIT);
         expect({ status: init.status, body: JSON.parse(init.body) }).toEqual({
@@ -176,6 +189,7 @@ describe('serve --redis behind HAProxy: failures', () => {
       }
       const stranger = await callTool(cluster.endpoint, crypto.randomUUID(), nextId++, 'scale.pid');
       expect({ status: stranger.status, body: stranger.message }).toEqual({ status: 503, body: unavailable });
+      expect(await lonelyStatuses()).toEqual({ owner: 200, other: 503 });
       const del = await rawRequest(cluster.endpoint, 'DELETE', undefined, held);
       expect({ status: del.status, body: JSON.parse(del.body) }).toEqual({ status: 503, body: unavailable });
 
@@ -197,6 +211,8 @@ describe('serve --redis behind HAProxy: failures', () => {
       }
       expect(fresh, 'a new session within 30 s of Redis restarting').toBeDefined();
       await spread(fresh as string, 2);
+      // The registry came back empty: the copy lives on where it was, elsewhere the session is gone.
+      expect(await lonelyStatuses()).toEqual({ owner: 200, other: 404 });
       expect((await callTool(cluster.endpoint, held, nextId++, 'scale.pid')).status).toBe(200);
       expect(textOf(await modern.callTool({ name: 'scale.pid', arguments: {} }))).toMatch(/^\d+:/);
       const ended = await rawRequest(cluster.endpoint, 'DELETE', undefined, fresh);
