@@ -120,8 +120,8 @@ export class HttpServerTransport implements Transport {
       stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
       this.#deliver(message, context, [id]);
-      // A response produced synchronously already left with the head; otherwise send the head now.
-      stream.flush();
+      // A response produced synchronously already left with the head; otherwise hold the head briefly.
+      this.#holdHead(stream);
       stream.watch();
       return;
     }
@@ -160,8 +160,10 @@ export class HttpServerTransport implements Transport {
     }
     for (const id of ids) this.#routes.set(id, route);
     this.#deliver(messages, context, ids);
-    stream?.flush();
-    stream?.watch();
+    if (stream !== undefined) {
+      this.#holdHead(stream);
+      stream.watch();
+    }
   }
 
   /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
@@ -327,6 +329,12 @@ export class HttpServerTransport implements Transport {
     this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
+  /** Send a POST stream's head now, or after the configured hold when its answer is not there yet. */
+  #holdHead(stream: SseStream): void {
+    if (this.#config.headHold === undefined) stream.flush();
+    else this.#config.headHold.hold(stream);
+  }
+
   #standaloneStream(): SseStream {
     if (this.#standalone === undefined) this.#standalone = this.#openStream(true);
     return this.#standalone;
@@ -353,7 +361,7 @@ export class HttpServerTransport implements Transport {
       stream.tail = id
         .then((eventId) => {
           stream.prefix = ssePriming(eventId);
-          stream.flush();
+          if (stream.head === undefined) stream.flush(); // a head still held leaves with its first event
         })
         .catch((error: unknown) => this.#report(error));
     }
