@@ -3,20 +3,10 @@
 // stateless; in the modern era (2026-07-28) its `createMcpHandler` entry, as its docs show.
 import http from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { announce, httpArgs } from './http-args.mjs';
 import { hostSdkHttp } from './sdk-http-host.mjs';
-
-function echoServer() {
-  const server = new McpServer({ name: 'sdk-v2-echo', version: '0.0.0' });
-  server.registerTool(
-    'echo',
-    { description: 'Echo the text back', inputSchema: z.object({ text: z.string() }) },
-    async ({ text }) => ({ content: [{ type: 'text', text }] }),
-  );
-  return server;
-}
+import { echoServer } from './sdk-v2-echo.mjs';
 
 const { port, mode } = httpArgs();
 if (mode === 'modern') {

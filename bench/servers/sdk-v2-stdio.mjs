@@ -1,19 +1,8 @@
 // The official SDK v2 (@modelcontextprotocol/server 2.4.0) echo server over stdio, written as its docs show:
 // `connect(new StdioServerTransport())` for the 2025 era, or with `--modern` its `serveStdio(factory)` entry,
 // which serves both eras (2026-07-28 included) from one factory.
-import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
-
-function echoServer() {
-  const server = new McpServer({ name: 'sdk-v2-echo', version: '0.0.0' });
-  server.registerTool(
-    'echo',
-    { description: 'Echo the text back', inputSchema: z.object({ text: z.string() }) },
-    async ({ text }) => ({ content: [{ type: 'text', text }] }),
-  );
-  return server;
-}
+import { echoServer } from './sdk-v2-echo.mjs';
 
 if (process.argv.includes('--modern')) serveStdio(echoServer);
 else await echoServer().connect(new StdioServerTransport());

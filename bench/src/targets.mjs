@@ -100,7 +100,7 @@ function httpTarget(name, label, file, skip, modern = true) {
 }
 
 /** The fault fixture of the loader's tests, compiled by the instances workload (it has the `spin` tool). */
-export const faultyFixture = `${rootDir}packages/loader/test/faults-fixtures/faulty.c`;
+export const faultyFixture = `${rootDir}packages/loader/test/fixtures/faults/faulty.c`;
 export const abiIncludeDir = `${rootDir}packages/abi-headers/include`;
 
 /** `serve --stdio` with `instances` instances of a plugin whose `spin` tool burns 2 ms of CPU per call. */

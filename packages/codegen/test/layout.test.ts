@@ -1,3 +1,4 @@
+// Compiles a program against the headers and checks the layout the contract states.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +66,7 @@ beforeAll(() => {
   writeFileSync(source, program());
   const exe = join(tmp.dir, 'layout');
   // Linked with the bare test plugin, which defines the entry points the pointer checks take.
-  const plugin = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare-plugin.c');
+  const plugin = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare', 'bare-plugin.c');
   run('gcc', [...C_FLAGS, '-I', join(abiHeadersRoot(), 'include'), source, plugin, '-o', exe]);
   facts = new Map(
     run(exe, [])

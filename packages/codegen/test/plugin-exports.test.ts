@@ -1,3 +1,4 @@
+// Plugins with bare definitions and hidden visibility still export the nine entry points.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +7,7 @@ import { abiHeadersRoot, entryPoints, readAbiModel } from '../src/index.js';
 import { C_FLAGS, CXX_FLAGS, exportedSymbols, run, tempDir } from './support/cc.js';
 import { CONTRACT_ENTRY_POINTS } from './support/contract-facts.js';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'bare');
 const include = join(abiHeadersRoot(), 'include');
 const tmp = tempDir('entropic-exports');
 afterAll(tmp.cleanup);

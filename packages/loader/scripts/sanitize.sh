@@ -45,7 +45,7 @@ if [ "$what" = all ] || [ "$what" = host ]; then
   "$CC" -std=gnu11 -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" \
     $(node scripts/abi-dirs.mjs host-sources) -o "$out/entropic_plugin_host" -ldl -lpthread
   # Canary: a plugin with a double free must leave a report, or reports would go unseen.
-  "$CC" -std=gnu11 -fPIC -shared -g -I"$include" test/sanitize-fixtures/canary.c -o "$out/canary.so"
+  "$CC" -std=gnu11 -fPIC -shared -g -I"$include" test/fixtures/sanitize/canary.c -o "$out/canary.so"
   ASAN_OPTIONS="$asan_common" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" node --input-type=module -e "
     const { loadPlugin } = await import('./dist/index.js');
     const p = await loadPlugin('$out/canary.so');

@@ -7,7 +7,7 @@ import { mountPlugin, mountPlugins, ToolCollisionError } from '../src/bridge/mou
 import type { DirectiveSource } from '../src/bridge/types.js';
 import { loadPlugin } from '../src/load.js';
 import type { Isolation, Plugin, PluginDirective } from '../src/types.js';
-import { buildFixture, connectHttp, tempDir, textOf } from './serve-helpers.js';
+import { buildFixture, connectHttp, tempDir, textOf } from './support/serve-helpers.js';
 
 let fx: string;
 const cleanup: (() => Promise<unknown>)[] = [];

@@ -1,10 +1,11 @@
+// Runs the built `entropic-mcp` CLI: inspect and call against every fixture.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './fixtures.js';
-import { buildFixture, tempDir } from './serve-helpers.js';
+import { fixture } from './support/fixtures.js';
+import { buildFixture, tempDir } from './support/serve-helpers.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 

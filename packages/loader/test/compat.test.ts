@@ -1,12 +1,13 @@
+// A plugin built against the frozen first API-1 headers loads in both hosting modes.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLUGIN_API_VERSION } from '@entropic-mcp/abi-headers';
 import { describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../src/index.js';
-import { fixture } from './fixtures.js';
+import { fixture } from './support/fixtures.js';
 
-const snapshot = join(dirname(fileURLToPath(import.meta.url)), 'compat', 'api1-first', 'include');
+const snapshot = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'compat', 'api1-first', 'include');
 
 describe('a plugin built against the first API-1 headers', () => {
   it('was compiled against the frozen snapshot of the same API version', () => {

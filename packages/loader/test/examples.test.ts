@@ -1,10 +1,11 @@
+// Builds the example plugins and checks what each answers.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
-import { buildExamples, example } from './examples-build.js';
+import { buildExamples, example } from './support/examples-build.js';
 
 beforeAll(() => buildExamples());
 

@@ -2,8 +2,8 @@
 // HTTP: the same matrix as over stdio, and the server process stays up throughout.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './faults-cases.js';
-import { connectHttp, type HttpServer, startHttp, tempDir } from './serve-helpers.js';
+import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './support/faults-cases.js';
+import { connectHttp, type HttpServer, startHttp, tempDir } from './support/serve-helpers.js';
 
 let server: HttpServer;
 let client: Client;

@@ -3,8 +3,8 @@
 // faulty plugin serves again; a crash in one instance never fails a call running on the other. The client must
 // never see a line that is not JSON-RPC. (faults-http.test.ts runs the same matrix with one instance.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './faults-cases.js';
-import { connectStdio, type StdioServer, tempDir, textOf } from './serve-helpers.js';
+import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './support/faults-cases.js';
+import { connectStdio, type StdioServer, tempDir, textOf } from './support/serve-helpers.js';
 
 let server: StdioServer;
 let dir: string;

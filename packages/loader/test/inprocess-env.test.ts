@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildFixtures, LOADER_ROOT, TIMING, tempDir } from './inprocess-helpers.js';
+import { buildFixtures, LOADER_ROOT, TIMING, tempDir } from './support/inprocess-helpers.js';
 
 const ADDON = join(LOADER_ROOT, 'build', 'Release', 'entropic_loader.node');
 

@@ -16,7 +16,7 @@ import {
   span,
   TIMING,
   tempDir,
-} from './inprocess-helpers.js';
+} from './support/inprocess-helpers.js';
 
 beforeAll(() => buildFixtures());
 

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './fixtures.js';
-import { CLI, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './serve-helpers.js';
+import { fixture } from './support/fixtures.js';
+import { CLI, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './support/serve-helpers.js';
 
 const SERVE_ARGS = ['serve', '--stdio', '--isolation', 'none', '--plugin', fixture('noisy')];
 /** Long enough for a loaded machine; a plugin blocked reading the protocol pipe never answers at all. */

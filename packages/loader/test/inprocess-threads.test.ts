@@ -18,7 +18,7 @@ import {
   type Span,
   span,
   TIMING,
-} from './inprocess-helpers.js';
+} from './support/inprocess-helpers.js';
 
 const opened: InProcessPlugin[] = [];
 

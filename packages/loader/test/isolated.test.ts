@@ -1,10 +1,11 @@
+// Behaviour only the isolated (host process) mode has.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/index.js';
-import { fixture } from './fixtures.js';
-import { loadError, runPluginSuite } from './suite/plugin-cases.js';
+import { fixture } from './support/fixtures.js';
+import { loadError, runPluginSuite } from './support/suite/plugin-cases.js';
 
 runPluginSuite({ isolation: 'process', capabilities: { crashes: true, hangs: true, memoryLimit: true } });
 

@@ -6,8 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostCandidates } from '../src/isolated/find-host.js';
 import { encodeRequest, FrameReader, Op, Status } from '../src/isolated/frames.js';
-import { buildExamples, example } from './examples-build.js';
-import { fixture } from './fixtures.js';
+import { buildExamples, example } from './support/examples-build.js';
+import { fixture } from './support/fixtures.js';
 
 const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
 const haveValgrind = valgrind.status === 0;

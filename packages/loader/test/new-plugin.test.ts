@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir, textOf } from './serve-helpers.js';
+import { REPO_ROOT, tempDir, textOf } from './support/serve-helpers.js';
 
 /** The shell a plugin author has after installing: `entropic-mcp` and `entropic-abi` on PATH. */
 const env = { ...process.env, PATH: `${join(REPO_ROOT, 'node_modules', '.bin')}:${process.env.PATH}` };

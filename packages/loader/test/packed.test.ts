@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, tempDir, textOf } from './serve-helpers.js';
+import { REPO_ROOT, tempDir, textOf } from './support/serve-helpers.js';
 
 const PACKAGES = ['abi-headers', 'codegen', 'server', 'redis', 'loader'];
 const MINUTES = 60_000;

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOADER_ROOT } from './serve-helpers.js';
+import { LOADER_ROOT } from './support/serve-helpers.js';
 
 function sanitize(): Promise<{ code: number | null; output: string }> {
   const child = spawn('bash', [join(LOADER_ROOT, 'scripts', 'sanitize.sh')], {

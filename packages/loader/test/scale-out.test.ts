@@ -23,7 +23,7 @@ import {
   startHttp,
   textOf,
   waitFor,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
 const echo = examplePlugins().find((p) => p.endsWith('echo.so'));

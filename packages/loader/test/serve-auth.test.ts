@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, type HttpServer, startHttp, tempDir, textOf } from './serve-helpers.js';
+import { buildFixture, type HttpServer, startHttp, tempDir, textOf } from './support/serve-helpers.js';
 
 const OPS = 'ops-token-0123456789abcdef';
 const READER = 'reader-token-0123456789abc';

@@ -16,7 +16,7 @@ import {
   startHttp,
   tempDir,
   textOf,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 const PLUGINS = 8;
 const SLEEP_MS = 1000;
@@ -25,7 +25,7 @@ let paths: string[] = [];
 /** The timing fixture compiled under eight plugin names, so all of them can be served together. */
 beforeAll(() => {
   const dir = tempDir('concurrency');
-  const source = readFileSync(join(LOADER_ROOT, 'test', 'fixtures', 'inproc_timing.c'), 'utf8');
+  const source = readFileSync(join(LOADER_ROOT, 'test', 'fixtures', 'plugins', 'inproc_timing.c'), 'utf8');
   paths = Array.from({ length: PLUGINS }, (_, i) => {
     const c = join(dir, `timing${i}.c`);
     writeFileSync(c, source.replace('return "timing";', `return "timing${i}";`));

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFixture, connectStdio, runServe, tempDir, textOf } from './serve-helpers.js';
+import { buildFixture, connectStdio, runServe, tempDir, textOf } from './support/serve-helpers.js';
 
 describe('serve --config', () => {
   it('loads plugins listed under mcp: plugins: relative to the file, with their configure JSON and working_dir', async () => {

@@ -14,7 +14,7 @@ import {
   REPO_ROOT,
   startHttp,
   textOf,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 const TOOLS = join(REPO_ROOT, 'packages', 'server', 'test', 'fixtures', 'era', 'tools.mjs');
 const args = () => [...examplePlugins().flatMap((p) => ['--plugin', p]), '--tools-module', TOOLS];

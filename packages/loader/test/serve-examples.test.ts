@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/load.js';
-import { connectHttp, examplePlugins, REPO_ROOT } from './serve-helpers.js';
+import { connectHttp, examplePlugins, REPO_ROOT } from './support/serve-helpers.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'serve-examples.mjs');
 const expected: string[] = [];

@@ -15,7 +15,7 @@ import {
   tempDir,
   textOf,
   waitFor,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 const examples = examplePlugins();
 let server: HttpServer;

@@ -1,7 +1,7 @@
 // `entropic-mcp serve --isolation none`: the same bridge with plugins loaded into the server process.
 // (A crash or hang in-process would take the server with it; that is what the default isolation is for.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFixture, connectStdio, type StdioServer, tempDir, textOf } from './serve-helpers.js';
+import { buildFixture, connectStdio, type StdioServer, tempDir, textOf } from './support/serve-helpers.js';
 
 let root: string;
 let server: StdioServer;

@@ -1,7 +1,15 @@
+// Start-up of `entropic-mcp serve`: refusals are loud, --keep-going continues.
 import { type AddressInfo, createServer } from 'node:net';
 // Start-up of `entropic-mcp serve`: refusals are loud (which plugin, why), --keep-going continues.
 import { describe, expect, it } from 'vitest';
-import { buildFixture, connectHttp, notAPlugin, runServe, startHttp, tempDir } from './serve-helpers.js';
+import {
+  buildFixture,
+  connectHttp,
+  notAPlugin,
+  runServe,
+  startHttp,
+  tempDir,
+} from './support/serve-helpers.js';
 
 describe('serve start-up', () => {
   it('stops when a configured plugin fails to load, naming the plugin and the reason', async () => {

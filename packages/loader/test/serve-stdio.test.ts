@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './fixtures.js';
+import { fixture } from './support/fixtures.js';
 import {
   alive,
   buildFixture,
@@ -14,7 +14,7 @@ import {
   tempDir,
   textOf,
   waitFor,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 const DIRECTIVES = 'io.entropic/directives';
 

@@ -10,7 +10,7 @@ import {
   tempDir,
   textOf,
   waitFor,
-} from './serve-helpers.js';
+} from './support/serve-helpers.js';
 
 let root: string;
 let server: StdioServer;

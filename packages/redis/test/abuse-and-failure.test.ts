@@ -5,8 +5,8 @@
 
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INIT_BODY, post } from '../../server/test/http-helpers.js';
-import { type Fixture, startFixture } from '../../server/test/http-interop-fixture.js';
+import { INIT_BODY, post } from '../../server/test/support/http-helpers.js';
+import { type Fixture, startFixture } from '../../server/test/support/http-interop-fixture.js';
 import { connectRedis, createRedisSharedState, type RedisSharedState } from '../src/index.js';
 import { type RedisProcess, startRedis } from './support/redis-server.js';
 

@@ -9,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearerAuth, createFetchHandler, type FetchHandlerOptions } from '../src/fetch/index.js';
-import { callEcho, echoServer, errorOf, INIT_BODY, post, responseOf } from './http-helpers.js';
 import { type FetchHost, hostFetch } from './support/fetch-host.js';
+import { callEcho, echoServer, errorOf, INIT_BODY, post, responseOf } from './support/http-helpers.js';
 import { importGraph } from './support/import-graph.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');

@@ -1,8 +1,8 @@
 // The shared transport suite over the fetch handler, served on a real socket (stateful, SSE).
 import { createFetchHandler } from '../src/fetch/index.js';
-import { connectHttpAt } from './http-client-handle.js';
 import { hostFetch } from './support/fetch-host.js';
-import { runTransportSuite } from './transport-suite.js';
+import { connectHttpAt } from './support/http-client-handle.js';
+import { runTransportSuite } from './support/transport-suite.js';
 
 runTransportSuite({
   name: 'fetch handler (stateful, SSE)',

@@ -8,8 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpServer } from '../src/index.js';
-import { callEcho, echoServer, errorOf, INIT_BODY, post, responseOf } from './http-helpers.js';
 import { expressHost, type FrameworkHost, fastifyHost, honoHost } from './support/framework-hosts.js';
+import { callEcho, echoServer, errorOf, INIT_BODY, post, responseOf } from './support/http-helpers.js';
 
 const hosts: FrameworkHost[] = [];
 

@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
-import { buildCases, garbage, oracleCase, runs, timeLimit } from './fuzz-cases.js';
-import { idSource, Ledger } from './fuzz-ledger.js';
-import { addFuzzTools } from './fuzz-tools.mjs';
+import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
+import { buildCases, garbage, oracleCase, runs, timeLimit } from './support/fuzz-cases.js';
+import { idSource, Ledger } from './support/fuzz-ledger.js';
 import { connectInMemory } from './support/in-memory.js';
 import type { ClientHandle } from './support/peer.js';
 

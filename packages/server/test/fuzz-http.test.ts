@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../src/http/index.js';
 import { McpServer, text } from '../src/index.js';
-import { buildCases, type Expected, garbage, oracleCase, runs, timeLimit } from './fuzz-cases.js';
-import { idSource } from './fuzz-ledger.js';
-import { addFuzzTools } from './fuzz-tools.mjs';
-import { INIT_BODY, post as postJson, sseMessages } from './http-helpers.js';
+import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
+import { buildCases, type Expected, garbage, oracleCase, runs, timeLimit } from './support/fuzz-cases.js';
+import { idSource } from './support/fuzz-ledger.js';
+import { INIT_BODY, post as postJson, sseMessages } from './support/http-helpers.js';
 
 const accept = fc.constantFrom<string | undefined>(
   'application/json, text/event-stream',

@@ -8,20 +8,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../src/http/index.js';
 import { McpServer, text } from '../src/index.js';
-import { runs, timeLimit } from './fuzz-cases.js';
-import { addFuzzTools } from './fuzz-tools.mjs';
+import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
+import { runs, timeLimit } from './support/fuzz-cases.js';
+import { CAPABILITIES_KEY, envelope, MODERN, VERSION_KEY } from './support/modern-envelope.js';
 import {
   type Answer,
-  CAPABILITIES_KEY,
-  envelope,
   firstText,
   headerValue,
-  MODERN,
   modernHeaders,
   postModern,
   resultOf,
   sentinel,
-  VERSION_KEY,
 } from './support/modern-wire.js';
 
 let http: HttpServerHandle;

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
-import { runs, timeLimit } from './fuzz-cases.js';
-import { addFuzzTools } from './fuzz-tools.mjs';
-import { CAPABILITIES_KEY, envelope, MODERN, VERSION_KEY } from './support/modern-wire.js';
+import { addFuzzTools } from './fixtures/fuzz/tools.mjs';
+import { runs, timeLimit } from './support/fuzz-cases.js';
+import { CAPABILITIES_KEY, envelope, MODERN, VERSION_KEY } from './support/modern-envelope.js';
 import { type Message, Peer } from './support/peer.js';
 import { connectStdioStreams } from './support/stdio-streams.js';
 

@@ -1,4 +1,4 @@
-// Property-based fuzzing of the stdio transport against a real child process (test/fuzz-server.mjs):
+// Property-based fuzzing of the stdio transport against a real child process (test/fixtures/fuzz/server.mjs):
 // frames split at random points, CRLF and blank lines, truncated frames, invalid UTF-8, deep and wide
 // JSON, huge strings and numbers, wrong types, batches, duplicate ids, oversized frames, random bytes.
 // The child must never exit, never write a line that is not JSON, answer each valid request exactly
@@ -9,10 +9,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildCases, frameBytes, framing, garbage, oracleCase, runs, timeLimit } from './fuzz-cases.js';
-import { idSource, Ledger } from './fuzz-ledger.js';
+import {
+  buildCases,
+  frameBytes,
+  framing,
+  garbage,
+  oracleCase,
+  runs,
+  timeLimit,
+} from './support/fuzz-cases.js';
+import { idSource, Ledger } from './support/fuzz-ledger.js';
 
-const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fuzz-server.mjs');
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'fuzz', 'server.mjs');
 const MAX_FRAME = 1024 * 1024;
 
 interface Child {

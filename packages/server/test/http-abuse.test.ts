@@ -14,7 +14,7 @@ import {
   sleep,
   sseMessages,
   startClosedAfterEach,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 import { waitUntil } from './support/wait.js';
 
 const serve = startClosedAfterEach();

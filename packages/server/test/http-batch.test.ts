@@ -1,5 +1,17 @@
+/** The 2025-03-26 JSON-RPC batches over Streamable HTTP, and the same refusals on stdio and HTTP. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { callEcho, errorOf, INIT_BODY, post, sseMessages, start } from './http-helpers.js';
+import { BATCH_REFUSALS } from '../src/core/batch-rules.js';
+import {
+  callEcho,
+  echoServer,
+  errorOf,
+  INIT_BODY,
+  post,
+  sseMessages,
+  start,
+} from './support/http-helpers.js';
+import type { Message } from './support/peer.js';
+import { connectStdioStreams } from './support/stdio-streams.js';
 
 type Srv = Awaited<ReturnType<typeof start>>;
 const open: Srv[] = [];
@@ -91,6 +103,79 @@ describe('Streamable HTTP: 2025-03-26 batches', () => {
     await init.text();
     const res = await post(srv.url, [callEcho(1, 'a')], newer);
     expect(res.status).toBe(400);
-    expect((await errorOf(res)).message).toMatch(/only allowed under protocol 2025-03-26/);
+    expect((await errorOf(res)).message).toBe(BATCH_REFUSALS.protocol);
+  });
+});
+
+/** A stdio session (real transport and framing on pipes) that negotiated `version`; sends one batch, returns the answer. */
+async function stdioAnswer(version: string, batch: unknown[]): Promise<Message> {
+  const { handle } = await connectStdioStreams(echoServer());
+  try {
+    await handle.send({ ...INIT_BODY, params: { ...INIT_BODY.params, protocolVersion: version } });
+    await handle.next();
+    await handle.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await handle.send(batch);
+    return await handle.next();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The same batch over HTTP in a session that negotiated `version` (or with no session): status and error. */
+async function httpAnswer(version: string | undefined, batch: unknown[]): Promise<[number, unknown]> {
+  if (version === undefined) {
+    const srv = await start({ stateless: true });
+    open.push(srv);
+    const res = await post(srv.url, batch);
+    return [res.status, await res.json()];
+  }
+  const srv = await start();
+  open.push(srv);
+  const init = await post(srv.url, {
+    ...INIT_BODY,
+    params: { ...INIT_BODY.params, protocolVersion: version },
+  });
+  const headers = {
+    'mcp-session-id': init.headers.get('mcp-session-id') as string,
+    'mcp-protocol-version': version,
+  };
+  await init.text();
+  await (await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+  const res = await post(srv.url, batch, headers);
+  return [res.status, await res.json()];
+}
+
+describe('batch refusals are the same on stdio and Streamable HTTP', () => {
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const cases: [string, string, unknown[], string][] = [
+    ['a batch under a later revision', '2025-11-25', [ping], BATCH_REFUSALS.protocol],
+    ['an empty batch', '2025-03-26', [], BATCH_REFUSALS.empty],
+    ['initialize inside a batch', '2025-03-26', [ping, { ...INIT_BODY, id: 2 }], BATCH_REFUSALS.initialize],
+    ['a number inside a batch', '2025-03-26', [ping, 5], BATCH_REFUSALS.notAMessage],
+    [
+      'a 1.0 message inside a batch',
+      '2025-03-26',
+      [ping, { jsonrpc: '1.0', method: 'x' }],
+      BATCH_REFUSALS.notAMessage,
+    ],
+  ];
+  for (const [what, version, batch, refusal] of cases) {
+    it(`refuses ${what} with one answer: -32600, id null, "${refusal}"`, async () => {
+      const expected = { jsonrpc: '2.0', id: null, error: { code: -32600, message: refusal } };
+      expect(await stdioAnswer(version, batch)).toEqual(expected);
+      const [status, body] = await httpAnswer(version, batch);
+      expect(status).toBe(400);
+      expect(body).toEqual(expected);
+    });
+  }
+
+  it('refuses a batch without a session (stateless HTTP) in the words of a later revision', async () => {
+    const [status, body] = await httpAnswer(undefined, [ping]);
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: BATCH_REFUSALS.protocol },
+    });
   });
 });

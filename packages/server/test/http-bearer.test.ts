@@ -7,9 +7,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.js';
 import { McpServer } from '../src/index.js';
-import { INIT_BODY, post } from './http-helpers.js';
+import { INIT_BODY, post } from './support/http-helpers.js';
 import { startIssuer, type TestIssuer } from './support/jwks.js';
-import { envelope, modernHeaders } from './support/modern-wire.js';
+import { envelope } from './support/modern-envelope.js';
+import { modernHeaders } from './support/modern-wire.js';
 
 const AUDIENCE = 'https://mcp.example.test/mcp';
 const STATIC = 'static-token-0123456789abcdef';

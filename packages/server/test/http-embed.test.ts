@@ -1,3 +1,4 @@
+// createMcpHttpHandler mounted inside an existing node:http server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
   post,
   responseOf,
   sessionHeaders,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 let server: Server | undefined;
 afterEach(async () => {

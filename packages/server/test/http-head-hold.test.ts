@@ -11,7 +11,7 @@ import {
   sessionHeaders,
   sseMessages,
   startClosedAfterEach,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 const serve = startClosedAfterEach();
 

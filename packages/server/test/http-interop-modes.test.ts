@@ -15,7 +15,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from './http-interop-fixture.js';
+import { type Fixture, startFixture } from './support/http-interop-fixture.js';
 
 const firstText = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
 const open: { close(): Promise<void> }[] = [];

@@ -15,7 +15,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../src/index.js';
-import { type Fixture, startFixture } from './http-interop-fixture.js';
+import { type Fixture, startFixture } from './support/http-interop-fixture.js';
+import { waitUntil } from './support/wait.js';
 
 let fx: Fixture;
 let client: Client;
@@ -25,14 +26,6 @@ let toolsChanged = 0;
 const updated: string[] = [];
 
 const firstText = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 beforeAll(async () => {
   fx = await startFixture();
@@ -96,17 +89,17 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     const call = client.callTool({ name: 'wait', arguments: {} }, CallToolResultSchema, {
       signal: controller.signal,
     });
-    await until(() => fx.waiting.length === 1, 'the tool to start');
+    await waitUntil(() => fx.waiting.length === 1, 'the tool to start');
     controller.abort('enough');
     await expect(call).rejects.toThrow();
-    await until(() => fx.cancelled.length === 1, 'the handler to see the abort');
+    await waitUntil(() => fx.cancelled.length === 1, 'the handler to see the abort');
   });
 
   it('sends log messages above the level the client set, with credentials scrubbed', async () => {
     await client.setLoggingLevel('info');
     logs.length = 0;
     expect(firstText(await client.callTool({ name: 'chatty', arguments: {} }))).toBe('logged');
-    await until(() => logs.length >= 2, 'two log messages');
+    await waitUntil(() => logs.length >= 2, 'two log messages');
     expect(logs).toEqual([
       expect.objectContaining({ level: 'info', data: { step: 'working', password: '[REDACTED]' } }),
       expect.objectContaining({ level: 'error', data: 'something failed' }),
@@ -122,9 +115,9 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     await client.subscribeResource({ uri: 'test://watched' });
     const before = toolsChanged;
     fx.mcp.addTool({ name: 'late', description: 'added after connect' }, () => ({ content: [text('late')] }));
-    await until(() => toolsChanged > before, 'tools/list_changed');
+    await waitUntil(() => toolsChanged > before, 'tools/list_changed');
     fx.mcp.notifyResourceUpdated('test://watched');
-    await until(() => updated.includes('test://watched'), 'resources/updated');
+    await waitUntil(() => updated.includes('test://watched'), 'resources/updated');
     expect(firstText(await client.callTool({ name: 'late', arguments: {} }))).toBe('late');
   });
 
@@ -144,7 +137,7 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     fx.mcp.addTool({ name: 'while_away', description: 'added while the GET stream was down' }, () => ({
       content: [text('x')],
     }));
-    await until(() => toolsChanged > before, 'the replayed tools/list_changed');
+    await waitUntil(() => toolsChanged > before, 'the replayed tools/list_changed');
   });
 
   it('DELETE ends the session; the server forgets it', async () => {

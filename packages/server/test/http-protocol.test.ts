@@ -1,3 +1,4 @@
+// Streamable HTTP: sessions, status codes and refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callEcho,
@@ -11,7 +12,7 @@ import {
   sseMessages,
   type start,
   start as startServer,
-} from './http-helpers.js';
+} from './support/http-helpers.js';
 
 let srv: Awaited<ReturnType<typeof start>>;
 

@@ -1,7 +1,16 @@
+// Streamable HTTP: security defaults (binding, Host/Origin, limits).
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callEcho, INIT_BODY, initSession, post, responseOf, sessionHeaders, start } from './http-helpers.js';
+import {
+  callEcho,
+  INIT_BODY,
+  initSession,
+  post,
+  responseOf,
+  sessionHeaders,
+  start,
+} from './support/http-helpers.js';
 
 type Srv = Awaited<ReturnType<typeof start>>;
 const open: Srv[] = [];

@@ -3,7 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
 import { connectInMemory } from './support/in-memory.js';
-import { envelope, MODERN, modernPeer } from './support/modern.js';
+import { modernPeer } from './support/modern.js';
+import { envelope, MODERN } from './support/modern-envelope.js';
 import { Peer } from './support/peer.js';
 
 const servers: McpServer[] = [];

@@ -13,8 +13,8 @@ import {
   responseOf,
   sessionHeaders,
   startClosedAfterEach,
-} from './http-helpers.js';
-import { envelope, MODERN } from './support/modern.js';
+} from './support/http-helpers.js';
+import { envelope, MODERN } from './support/modern-envelope.js';
 
 const start = startClosedAfterEach();
 

@@ -1,5 +1,6 @@
+// The shared transport suite over the stdio transport.
 import { connectStdioStreams } from './support/stdio-streams.js';
-import { runTransportSuite } from './transport-suite.js';
+import { runTransportSuite } from './support/transport-suite.js';
 
 runTransportSuite({
   name: 'stdio',

@@ -42,6 +42,11 @@ export function classify(message: Record<string, unknown>): Kind {
   return Kind.Invalid;
 }
 
+/** Whether a message `classify` called invalid can still be answered by its own id: a 2.0 request with a usable id. */
+export function answerableById(message: Record<string, unknown>): boolean {
+  return message.jsonrpc === '2.0' && typeof message.method === 'string' && validId(message.id);
+}
+
 /** The error answer for a message `classify` called invalid. */
 export function describeInvalid(message: unknown): Invalid {
   if (typeof message !== 'object' || message === null) {

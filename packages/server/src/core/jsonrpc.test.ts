@@ -1,3 +1,4 @@
+// Tests of the JSON-RPC envelope, limits and batches in the core.
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer, sleep } from '../../test/support/peer.js';
@@ -106,7 +107,7 @@ describe('batches', () => {
       { jsonrpc: '2.0', method: 'notifications/whatever' },
       { jsonrpc: '2.0', id: 2, method: 'nope' },
       { jsonrpc: '2.0', id: 3, method: 'tools/list' },
-      5,
+      { jsonrpc: '2.0', id: 4, method: 'ping', params: [] },
     ]);
     const batch = (await peer.waitFor((m) => Array.isArray(m))) as unknown as Record<string, unknown>[];
     expect(batch).toHaveLength(4);
@@ -114,7 +115,16 @@ describe('batches', () => {
     expect(byId.get(1)?.result).toEqual({});
     expect(byId.get(2)?.error).toMatchObject({ code: -32601 });
     expect(byId.get(3)?.result).toEqual({ tools: [] });
-    expect(byId.get(null)?.error).toMatchObject({ code: -32600 });
+    expect(byId.get(4)?.error).toMatchObject({ code: -32602 });
+  });
+
+  it('refuses a whole batch holding an element that is not a JSON-RPC message', async () => {
+    const { peer } = await initializedPeer(server(), {}, '2025-03-26');
+    await peer.handle.send([{ jsonrpc: '2.0', id: 1, method: 'ping' }, 5]);
+    expect(await firstError(peer)).toMatchObject({
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: a batch element is not a JSON-RPC 2.0 message' },
+    });
   });
 
   it('refuses an empty batch', async () => {

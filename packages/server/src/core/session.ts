@@ -6,6 +6,7 @@
 
 import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
 import { BatchCollector } from './batch.js';
+import { checkBatch } from './batch-rules.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
 import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
@@ -15,7 +16,7 @@ import { levelRank, redact } from './logging.js';
 import { ModernRequest } from './modern/request.js';
 import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
 import { PeerRequests } from './peer-requests.js';
-import { batchesAllowed, type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
+import { type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
 import { requestId, serialisable, unserialisable, usableId } from './replies.js';
 import { RequestState } from './request.js';
 import type { ConnectOptions, Session } from './session-api.js';
@@ -120,39 +121,14 @@ export class SessionImpl implements Session, ConnectionCore {
   }
 
   private receiveBatch(messages: unknown[], context: MessageContext | undefined): void {
-    const version = this.client?.protocolVersion;
-    if (!batchesAllowed(version)) {
-      this.sendError(null, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${version ?? '(not initialized)'}`,
-      });
-      return;
-    }
-    if (messages.length === 0) {
-      this.sendError(null, { code: ErrorCode.InvalidRequest, message: 'Invalid Request: empty batch' });
+    const verdict = checkBatch(this.client?.protocolVersion, messages);
+    if (verdict.refusal !== undefined) {
+      this.sendError(null, { code: ErrorCode.InvalidRequest, message: verdict.refusal });
       return;
     }
     const batch = new BatchCollector((messages) => this.send(messages));
-    for (const item of messages) {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        batch.expected++;
-        const bad = describeInvalid(Array.isArray(item) ? null : item);
-        this.sendError(bad.id, bad.error, batch);
-        continue;
-      }
-      const kind = classify(item as Record<string, unknown>);
-      if (kind === Kind.Request || kind === Kind.Invalid) batch.expected++;
-      if (kind === Kind.Request && (item as Record<string, unknown>).method === 'initialize') {
-        const id = (item as Record<string, unknown>).id as RequestId;
-        this.sendError(
-          id,
-          { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' },
-          batch,
-        );
-        continue;
-      }
-      this.receiveOne(item as Record<string, unknown>, context, batch);
-    }
+    batch.expected = verdict.requestIds.length;
+    for (const item of messages) this.receiveOne(item as Record<string, unknown>, context, batch);
     batch.seal();
   }
 

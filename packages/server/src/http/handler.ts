@@ -6,7 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
-import { classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
+import { BATCH_REFUSALS, checkBatch } from '../core/batch-rules.js';
+import { answerableById, classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
@@ -167,15 +168,14 @@ export function createMcpHttpHandler(
   ): Promise<void> {
     const transport = opts.stateless ? undefined : await existing(res, req.headers['mcp-session-id']);
     if (!opts.stateless && transport === undefined) return;
-    const ids: RequestId[] = [];
-    const problem = batchProblem(transport, messages, ids);
-    if (problem !== undefined || transport === undefined) {
-      sendJsonError(res, 400, -32600, `Invalid Request: ${problem ?? 'JSON-RPC batches need a session'}`);
+    const verdict = checkBatch(transport?.protocolVersion, messages);
+    if (verdict.refusal !== undefined || transport === undefined) {
+      sendJsonError(res, 400, -32600, verdict.refusal ?? BATCH_REFUSALS.protocol);
       return;
     }
     if (opts.auth !== undefined && messages.some((m) => lacksScope(req, res, m, auth))) return;
     const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
-    transport.acceptBatch(res, messages as JsonRpcMessage[], ids, context);
+    transport.acceptBatch(res, messages as JsonRpcMessage[], verdict.requestIds, context);
   }
 
   /** Answers 403 (and returns true) when the caller's token lacks a scope the message needs. */
@@ -348,26 +348,6 @@ export function createMcpHttpHandler(
   return handler;
 }
 
-/** Why a batch cannot be served, or undefined; collects the ids of its requests into `ids`. */
-function batchProblem(
-  transport: HttpServerTransport | undefined,
-  messages: unknown[],
-  ids: RequestId[],
-): string | undefined {
-  if (transport === undefined) return 'JSON-RPC batches need a session (protocol 2025-03-26)';
-  if (transport.protocolVersion !== '2025-03-26')
-    return 'JSON-RPC batches are only allowed under protocol 2025-03-26';
-  if (messages.length === 0) return 'empty batch';
-  for (const item of messages) {
-    const kind = classify(item);
-    if (kind === undefined) return 'a batch element is not a JSON-RPC 2.0 message';
-    const m = item as JsonRpcMessage;
-    if (kind === 'request' && m.method === 'initialize') return 'initialize must not be part of a batch';
-    if (kind === 'request') ids.push(m.id as RequestId);
-  }
-  return undefined;
-}
-
 const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
@@ -386,9 +366,7 @@ function classify(message: unknown): Kind | undefined {
       return 'response';
     default: {
       // A request the core refuses by its id (bad params) is still answered on its own stream.
-      const { jsonrpc, method, id } = message as JsonRpcMessage;
-      const answerable = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
-      return jsonrpc === '2.0' && typeof method === 'string' && answerable ? 'request' : undefined;
+      return answerableById(message as Record<string, unknown>) ? 'request' : undefined;
     }
   }
 }

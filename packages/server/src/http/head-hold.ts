@@ -60,3 +60,6 @@ export class HeadHold {
     else this.#timer = undefined;
   }
 }
+
+/** The hold of a transport configured without one: every head leaves at once. */
+export const NO_HOLD = new HeadHold(0);

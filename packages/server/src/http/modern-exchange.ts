@@ -14,11 +14,12 @@ import type {
   Transport,
 } from '../transport/types.js';
 import { modernStatus } from './era.js';
-import { byteLength } from './reply.js';
-import { sseHeaders, writable } from './sse.js';
+import { type Head, withLength } from './reply.js';
+import { sseEvent, sseHeaders, writable } from './sse.js';
 
 /** The SSE head of every stream, plus no proxy buffering: modern streams carry live progress. */
 const SSE_HEAD = [...sseHeaders(undefined), 'x-accel-buffering', 'no'];
+const JSON_HEAD: Head = ['content-type', 'application/json'];
 
 export interface ExchangeOptions {
   /** Answer with one JSON body even when the request sends notifications (they are dropped). */
@@ -64,7 +65,7 @@ export class ModernExchange implements Transport {
     // Only notifications of this request travel, and only on a stream; the server sends no requests.
     if (message.id !== undefined || options?.relatedRequestId !== this.#id || !this.#stream) return;
     this.#open();
-    this.res.write(`data: ${JSON.stringify(message)}\n\n`);
+    this.res.write(sseEvent(undefined, JSON.stringify(message)));
   }
 
   #open(): void {
@@ -82,14 +83,12 @@ export class ModernExchange implements Transport {
 
   #answer(message: JsonRpcMessage): void {
     const text = JSON.stringify(message);
-    if (this.#streaming) this.res.end(`data: ${text}\n\n`);
+    if (this.#streaming) this.res.end(sseEvent(undefined, text));
     else if (writable(this.res)) {
-      this.res.writeHead(modernStatus(message as { error?: { code?: unknown } }), [
-        'content-type',
-        'application/json',
-        'content-length',
-        String(byteLength(text)),
-      ]);
+      this.res.writeHead(
+        modernStatus(message as { error?: { code?: unknown } }),
+        withLength(JSON_HEAD, text),
+      );
       this.res.end(text);
     }
     void this.close();

@@ -1,24 +1,11 @@
 /**
- * The 2026-07-28 wire as a client writes it over Streamable HTTP: the per-request `_meta` envelope,
- * the routing headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) with the spec's
+ * The 2026-07-28 wire as a client writes it over Streamable HTTP (the `_meta` envelope is in
+ * modern-envelope.ts): the routing headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) with the spec's
  * base64 sentinel encoding, and one POST that returns the single JSON-RPC answer (JSON or SSE body).
  */
 
-import { sseMessages } from '../http-helpers.js';
-
-export const MODERN = '2026-07-28';
-export const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-
-/** The `_meta` of a well-formed modern request. */
-export function envelope(capabilities: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    [VERSION_KEY]: MODERN,
-    [CAPABILITIES_KEY]: capabilities,
-    [CLIENT_INFO_KEY]: { name: 'modern-wire', version: '1.0.0' },
-  };
-}
+import { sseMessages } from './http-helpers.js';
+import { MODERN } from './modern-envelope.js';
 
 /** `=?base64?…?=` of the UTF-8 bytes of `value`. */
 export function sentinel(value: string): string {

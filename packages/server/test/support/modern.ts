@@ -1,24 +1,9 @@
-/** Helpers for 2026-07-28 requests: the `_meta` envelope and a peer that sends it on every request. */
+/** A peer over memory that sends the 2026-07-28 `_meta` envelope with every request. */
 
 import type { McpServer } from '../../src/core/server.js';
 import { connectInMemory } from './in-memory.js';
+import { envelope } from './modern-envelope.js';
 import { type Message, Peer } from './peer.js';
-
-export const MODERN = '2026-07-28';
-
-/** The `_meta` of a modern request declaring `capabilities` (and, optionally, a log level). */
-export function envelope(
-  capabilities: Record<string, unknown> = {},
-  logLevel?: string,
-): Record<string, unknown> {
-  const meta: Record<string, unknown> = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientCapabilities': capabilities,
-    'io.modelcontextprotocol/clientInfo': { name: 'test-client', version: '1.0.0' },
-  };
-  if (logLevel !== undefined) meta['io.modelcontextprotocol/logLevel'] = logLevel;
-  return meta;
-}
 
 /** A peer over memory whose `modern` sends each request with the envelope. */
 export class ModernPeer extends Peer {

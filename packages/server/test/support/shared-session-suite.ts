@@ -14,8 +14,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/http/event-store.js';
 import type { SharedSessionState } from '../../src/http/shared-state.js';
-import { BOTH, INIT_BODY, parseSse, post } from '../http-helpers.js';
-import { type Fixture, startFixture } from '../http-interop-fixture.js';
+import { BOTH, INIT_BODY, parseSse, post } from './http-helpers.js';
+import { type Fixture, startFixture } from './http-interop-fixture.js';
+import { waitUntil } from './wait.js';
 
 export interface SharedNodes {
   /** The shared state as each of two processes sees it, and the event store they share. */
@@ -25,14 +26,6 @@ export interface SharedNodes {
 }
 
 const text = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes>): void {
   describe(`${name}: one legacy session, two processes`, () => {
@@ -86,17 +79,17 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
         const before = fx.map((f) => f.cancelled.length);
         const aborter = new AbortController();
         const call = client.callTool({ name: 'wait' }, CallToolResultSchema, { signal: aborter.signal });
-        await until(() => fx.some((f) => f.waiting.length > 0), 'the wait tool to start');
+        await waitUntil(() => fx.some((f) => f.waiting.length > 0), 'the wait tool to start');
         aborter.abort('enough');
         await expect(call).rejects.toThrow();
-        await until(
+        await waitUntil(
           () => fx.some((f, i) => f.cancelled.length > (before[i] ?? 0)),
           'the running call to see its cancellation',
         );
 
         // A list change raised on each process reaches the client's one GET stream.
         for (const f of fx) f.mcp.notifyToolsChanged();
-        await until(() => changed >= 2, 'both list changes');
+        await waitUntil(() => changed >= 2, 'both list changes');
       } finally {
         await transport.terminateSession();
         await client.close();
@@ -122,7 +115,7 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
           seen += decoder.decode(value, { stream: true });
         }
       };
-      await until(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream');
+      await waitUntil(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream');
       a.mcp.notifyToolsChanged();
       b.mcp.notifyToolsChanged(); // raised where the stream is not: routed to a
       await readUntil(2);

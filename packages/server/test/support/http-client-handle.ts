@@ -4,10 +4,10 @@
  * carries what the server sends on its own. Closing sends DELETE and stops the listener.
  */
 
-import { type ServeHttpOptions, serveHttp } from '../src/http/index.js';
-import type { McpServer } from '../src/index.js';
-import type { ClientHandle, Message } from './support/peer.js';
-import { MessageQueue } from './support/queue.js';
+import { type ServeHttpOptions, serveHttp } from '../../src/http/index.js';
+import type { McpServer } from '../../src/index.js';
+import type { ClientHandle, Message } from './peer.js';
+import { MessageQueue } from './queue.js';
 
 export async function connectHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<ClientHandle> {
   return connectHttpAt(await serveHttp(server, options));

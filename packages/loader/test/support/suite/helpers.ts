@@ -1,6 +1,12 @@
 /** Types and helpers the shared plugin suite's files use. */
 import { expect } from 'vitest';
-import { type Isolation, type LoadOptions, loadPlugin, type Plugin, PluginError } from '../../src/index.js';
+import {
+  type Isolation,
+  type LoadOptions,
+  loadPlugin,
+  type Plugin,
+  PluginError,
+} from '../../../src/index.js';
 import { fixture } from '../fixtures.js';
 
 export interface SuiteCapabilities {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'build');
+export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'build');
 
 export function fixture(name: string): string {
   const path = join(fixturesDir, `${name}.so`);

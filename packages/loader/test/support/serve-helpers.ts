@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const REPO_ROOT = resolve(LOADER_ROOT, '../..');
 export const CLI = join(LOADER_ROOT, 'dist', 'cli.js');
 export const INCLUDE_DIR = join(
@@ -21,8 +21,25 @@ export function tempDir(prefix: string): string {
   return realpathSync(mkdtempSync(join(tmpdir(), `entropic-${prefix}-`)));
 }
 
+/** Compiles the C fixture `source` (a path under test/fixtures/) as plugin `name` into `out`; returns `out`. */
+export function compileFixture(source: string, name: string, out: string, flags: string[] = []): string {
+  execFileSync('cc', [
+    '-std=c11',
+    '-D_DEFAULT_SOURCE',
+    `-DPLUGIN_NAME="${name}"`,
+    ...flags,
+    '-fPIC',
+    '-shared',
+    `-I${INCLUDE_DIR}`,
+    '-o',
+    out,
+    join(LOADER_ROOT, 'test', 'fixtures', source),
+  ]);
+  return out;
+}
+
 /**
- * Compiles test/serve-fixtures/sturdy.c as plugin `name` into `dir`; returns the absolute .so path.
+ * Compiles test/fixtures/serve/sturdy.c as plugin `name` into `dir`; returns the absolute .so path.
  * `defines`: `BAD_SCHEMA` adds a tool whose inputSchema no JSON Schema validator accepts.
  */
 export function buildFixture(
@@ -31,21 +48,8 @@ export function buildFixture(
   file = `lib${name}.so`,
   defines: string[] = [],
 ): string {
-  const out = join(dir, file);
-  execFileSync('cc', [
-    '-std=c11',
-    '-D_DEFAULT_SOURCE',
-    `-DPLUGIN_NAME="${name}"`,
-    ...defines.map((d) => `-D${d}`),
-    '-fPIC',
-    '-fvisibility=hidden',
-    '-shared',
-    `-I${INCLUDE_DIR}`,
-    '-o',
-    out,
-    join(LOADER_ROOT, 'test', 'serve-fixtures', 'sturdy.c'),
-  ]);
-  return out;
+  const flags = [...defines.map((d) => `-D${d}`), '-fvisibility=hidden'];
+  return compileFixture(join('serve', 'sturdy.c'), name, join(dir, file), flags);
 }
 
 /** A file named like a plugin that is not one (not ELF): loading it must fail. */

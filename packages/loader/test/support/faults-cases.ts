@@ -1,14 +1,13 @@
 /**
  * The plugin-fault matrix shared by the stdio and HTTP fault tests: each row is one tool of
- * test/faults-fixtures/faulty.c and what the MCP client must see when it is called through
+ * test/fixtures/faults/faulty.c and what the MCP client must see when it is called through
  * `entropic-mcp serve`. Two copies of the fixture are served: `faulty` (called with the fault) and
  * `calm` (slow calls kept in flight meanwhile).
  */
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
-import { INCLUDE_DIR, LOADER_ROOT, textOf } from './serve-helpers.js';
+import { compileFixture, textOf } from './serve-helpers.js';
 
 /** Per-call time limit given to serve: the `hang` row ends by it. */
 export const CALL_TIMEOUT_MS = 2_000;
@@ -36,19 +35,7 @@ export const FAULTS: readonly FaultRow[] = [
 
 /** Compiles the fixture as plugin `name` into `dir`. */
 export function buildFaulty(dir: string, name: string): string {
-  const out = join(dir, `lib${name}.so`);
-  execFileSync('cc', [
-    '-std=c11',
-    '-D_DEFAULT_SOURCE',
-    `-DPLUGIN_NAME="${name}"`,
-    '-fPIC',
-    '-shared',
-    `-I${INCLUDE_DIR}`,
-    '-o',
-    out,
-    join(LOADER_ROOT, 'test', 'faults-fixtures', 'faulty.c'),
-  ]);
-  return out;
+  return compileFixture(join('faults', 'faulty.c'), name, join(dir, `lib${name}.so`));
 }
 
 /**

@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const examplesDir = join(here, '..', '..', '..', 'examples', 'plugins');
+export const examplesDir = join(here, '..', '..', '..', '..', 'examples', 'plugins');
 
 export function buildExamples(): void {
-  const abi = `${process.execPath} ${join(here, '..', 'scripts', 'abi-dirs.mjs')}`;
+  const abi = `${process.execPath} ${join(here, '..', '..', 'scripts', 'abi-dirs.mjs')}`;
   execFileSync('make', ['-s', '-C', examplesDir, `ENTROPIC_ABI=${abi}`], { stdio: 'inherit' });
 }
 

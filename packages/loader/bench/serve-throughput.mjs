@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A benchmark program (not a test): tools/call throughput through `entropic-mcp serve`, driven by the official
 // SDK client, against a built plugin (default: the bundled echo example, tool "echo").
-//   node test/serve-throughput.mjs [--http] [--isolation process|none] [--calls N] [--inflight N] [--plugin PATH]
+//   node bench/serve-throughput.mjs [--http] [--isolation process|none] [--calls N] [--inflight N] [--plugin PATH]
 // Prints calls per second with N in flight and awaited one at a time. Figures depend on the client as much as on
 // the server: the SDK client is the heavier side on a 2-core machine.
 import { spawn } from 'node:child_process';

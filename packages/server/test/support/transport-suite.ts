@@ -5,9 +5,9 @@
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServer, text } from '../src/index.js';
-import { type ClientHandle, type Message, Peer, sleep } from './support/peer.js';
-import { waitUntil } from './support/wait.js';
+import { McpServer, text } from '../../src/index.js';
+import { type ClientHandle, type Message, Peer, sleep } from './peer.js';
+import { waitUntil } from './wait.js';
 
 export interface TransportSuiteOptions {
   name: string;

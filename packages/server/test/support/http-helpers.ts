@@ -1,8 +1,8 @@
 /** Shared pieces of the HTTP tests: a real server on 127.0.0.1 and raw-request helpers. */
 import { afterEach } from 'vitest';
 
-import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../src/http/index.js';
-import { McpServer } from '../src/index.js';
+import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../../src/http/index.js';
+import { McpServer } from '../../src/index.js';
 
 export const INIT_BODY = {
   jsonrpc: '2.0',

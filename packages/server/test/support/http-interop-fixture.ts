@@ -1,7 +1,7 @@
 /** The server the HTTP interop tests drive: one tool per feature, served on 127.0.0.1. */
 
-import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../src/http/index.js';
-import { McpServer, text } from '../src/index.js';
+import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../../src/http/index.js';
+import { McpServer, text } from '../../src/index.js';
 
 export interface Fixture extends HttpServerHandle {
   mcp: McpServer;
