@@ -6,6 +6,7 @@ describe('public surface of @entropic-mcp/server/http', () => {
     const http = await import('@entropic-mcp/server/http');
     expect(Object.keys(http).sort()).toEqual([
       'DEFAULT_MAX_BODY_BYTES',
+      'HeadHold',
       'HttpServerTransport',
       'MemoryEventStore',
       'MemoryMessageHub',
