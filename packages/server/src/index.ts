@@ -1,3 +1,4 @@
+// Public surface of @entropic-mcp/server; installs the full JSON Schema validator and the HMAC.
 import { useMacFactory } from './core/modern/sealer.js';
 import { useFullValidator } from './core/validator.js';
 import { hmacSha256 } from './crypto/hmac.js';

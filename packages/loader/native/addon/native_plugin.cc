@@ -1,3 +1,4 @@
+// The JS class NativePlugin (see native_plugin.h).
 #include "native_plugin.h"
 
 #include <chrono>

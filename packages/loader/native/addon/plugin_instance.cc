@@ -1,3 +1,4 @@
+// One plugin instance and the thread that owns it (see plugin_instance.h).
 #include "plugin_instance.h"
 
 #include <exception>

@@ -1,6 +1,7 @@
 /**
  * One running plugin host process: spawns it, reads its first frame (ready or load error), writes request
- * frames in batches (one pipe write per burst of calls, from a microtask), hands answer frames back by id, and reports
+ * frames in batches (one pipe write per event-loop turn, so calls that came in on many connections share it),
+ * hands answer frames back by id, and reports
  * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
@@ -87,7 +88,7 @@ export class HostProcess {
     this.#queue.add(id, op, parts);
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      queueMicrotask(() => this.#flush());
+      setImmediate(this.#flushBound);
     }
   }
 
@@ -110,6 +111,8 @@ export class HostProcess {
     this.#killed = true;
     this.#child.kill('SIGKILL');
   }
+
+  readonly #flushBound = (): void => this.#flush();
 
   #flush(): void {
     this.#flushScheduled = false;
