@@ -15,6 +15,7 @@ import type {
   Transport,
 } from '../transport/types.js';
 import { header, versionOf } from './guards.js';
+import { type HeadHold, NO_HOLD } from './head-hold.js';
 import { JsonBatch } from './json-batch.js';
 import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import { type Head, sendJson, sendJsonError } from './reply.js';
@@ -40,6 +41,8 @@ export class HttpServerTransport implements Transport {
   lastSeen = Date.now();
 
   readonly #config: HttpTransportConfig<HttpServerTransport>;
+  /** Sends a POST stream's head after the configured hold (at once when none is configured). */
+  readonly #headHold: HeadHold;
   readonly #sseHead: Head;
   readonly #jsonHead: Head;
   readonly #acceptedHead: Head;
@@ -55,6 +58,7 @@ export class HttpServerTransport implements Transport {
 
   constructor(config: HttpTransportConfig<HttpServerTransport>) {
     this.#config = config;
+    this.#headHold = config.headHold ?? NO_HOLD;
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
     const session = config.sessionId === undefined ? [] : ['mcp-session-id', config.sessionId];
@@ -120,9 +124,8 @@ export class HttpServerTransport implements Transport {
       stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
       this.#deliver(message, context, [id]);
-      // A response produced synchronously already left with the head; otherwise send the head now,
-      // or, while the priming event is being stored, once it is (with the response if one is queued).
-      if (stream.tail === undefined) stream.flush();
+      // A synchronous response left with the head; else hold it (after the priming event is stored).
+      if (stream.tail === undefined) this.#headHold.hold(stream);
       stream.watch();
       return;
     }
@@ -161,7 +164,7 @@ export class HttpServerTransport implements Transport {
     }
     for (const id of ids) this.#routes.set(id, route);
     this.#deliver(messages, context, ids);
-    stream?.flush();
+    if (stream !== undefined && stream.tail === undefined) this.#headHold.hold(stream);
     stream?.watch();
   }
 
@@ -177,15 +180,16 @@ export class HttpServerTransport implements Transport {
         return;
       }
       if (found?.streamId.startsWith(`${this.sessionId}.`)) {
-        const stream = this.#streams.get(found.streamId);
-        if (writable(stream?.res)) {
-          sendJsonError(res, 409, -32000, 'Conflict: that stream already has a connection');
-          return;
-        }
-        if (stream !== undefined) stream.resume(res, this.#sseHead, found.events);
-        else if (this.#config.nodeId !== undefined && isGetStream(found.streamId)) {
-          this.#standaloneStream().resume(res, this.#sseHead, found.events); // another process's GET
-        } else sseReplay(res, this.#sseHead, found.events, true);
+        const stream =
+          this.#streams.get(found.streamId) ??
+          (this.#config.nodeId !== undefined && isGetStream(found.streamId)
+            ? this.#standaloneStream() // another process's GET stream: this one carries on
+            : undefined);
+        if (stream === undefined) return sseReplay(res, this.#sseHead, found.events, true);
+        // A resuming client has lost the old connection even when this side has not noticed yet
+        // (a load balancer may keep its half open): the new connection replaces it.
+        stream.detach();
+        stream.resume(res, this.#sseHead, found.events);
         return;
       }
     }
@@ -360,7 +364,7 @@ export class HttpServerTransport implements Transport {
           (error: unknown) => this.#report(error),
         )
         .then(() => {
-          if (stream.queued === 0) stream.flush();
+          if (stream.queued === 0) this.#headHold.hold(stream);
         })
         .catch((error: unknown) => this.#report(error));
     }
