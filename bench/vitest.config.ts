@@ -1,3 +1,4 @@
+// Vitest settings of the benchmark package: its smoke tests, with long limits.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

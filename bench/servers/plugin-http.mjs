@@ -1,11 +1,13 @@
-// `entropic-mcp serve --http` with the C echo plugin, started through the loader's `startServe` (what the CLI
-// runs), announcing its port like the other HTTP servers. serve speaks stateful Streamable HTTP with SSE answers.
+// `entropic-mcp serve --http` with the C echo plugin (--plugin) or a TypeScript tools module (--tools-module),
+// started through the loader's `startServe` (what the CLI runs), announcing its port like the other HTTP
+// servers. serve speaks stateful Streamable HTTP with SSE answers.
 import { parseArgs } from 'node:util';
 import { parseServeArgs, startServe } from '@entropic-mcp/loader';
 
 const { values } = parseArgs({
   options: {
     plugin: { type: 'string' },
+    'tools-module': { type: 'string' },
     isolation: { type: 'string', default: 'process' },
     port: { type: 'string', default: '0' },
     mode: { type: 'string', default: 'sse' },
@@ -15,10 +17,8 @@ if (values.mode !== 'sse') throw new Error(`serve speaks stateful SSE only, not 
 const args = parseServeArgs([
   '--http',
   `127.0.0.1:${values.port}`,
-  '--plugin',
-  values.plugin,
-  '--isolation',
-  values.isolation,
+  ...(values.plugin === undefined ? [] : ['--plugin', values.plugin, '--isolation', values.isolation]),
+  ...(values['tools-module'] === undefined ? [] : ['--tools-module', values['tools-module']]),
 ]);
 const handle = await startServe(args, { report: () => {} });
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(handle.url).port) })}\n`);

@@ -1,5 +1,7 @@
 // The targets of issues 6 (legacy era, stdio and HTTP), 10 (the 2026-07-28 era) and 11 (the C plugin path and
 // instances), checked against one run's tables.
+import { cpuPerCall } from './summary.mjs';
+
 const MiB = 2 ** 20;
 
 function row(tables, id, target) {
@@ -144,9 +146,13 @@ function pluginGoals(tables, opts, add) {
   const httpTs = row(tables, http, 'entropic');
   const httpPlugin = row(tables, http, 'plugin-isolated');
   const r4 = ratio(httpPlugin, httpTs);
+  const httpServeTs = row(tables, http, 'serve-ts');
+  const r4s = ratio(httpPlugin, httpServeTs);
   add(
     `C plugin, isolated, HTTP ${opts.clients} clients ≥ 0.8× TS echo`,
-    vs(r4, httpPlugin, httpTs),
+    r4 &&
+      `${vs(r4, httpPlugin, httpTs)}; server CPU per call ${cpuPerCall(httpPlugin)} vs ${cpuPerCall(httpTs)} µs` +
+        (r4s ? `; ${r4s.toFixed(2)}× the same TS tool through serve --http` : ''),
     r4 && r4 >= 0.8,
   );
   const x1 = row(tables, 'instances', 'spin-x1');

@@ -37,6 +37,23 @@ export function memoryOf(pid, field) {
   return { self, children };
 }
 
+/** CPU seconds used so far by the descendants of pid alone (plugin hosts), not by pid itself. */
+export function childrenCpuSecondsOf(pid) {
+  let total = 0;
+  const queue = childPids(pid);
+  while (queue.length > 0) {
+    const next = queue.pop();
+    total += cpuSecondsOf(next);
+    queue.push(...childPids(next));
+  }
+  return total;
+}
+
+/** CPU seconds used so far by every thread of pid and of all its descendants (cluster workers, plugin hosts). */
+export function treeCpuSecondsOf(pid) {
+  return cpuSecondsOf(pid) + childrenCpuSecondsOf(pid);
+}
+
 /** CPU seconds used so far by every thread of pid (scheduler run time, nanosecond resolution). */
 export function cpuSecondsOf(pid) {
   let ns = 0;

@@ -1,5 +1,5 @@
 // Render results as Markdown: one table per workload with ratios to the baselines, then the targets.
-import { renderSummary } from './summary.mjs';
+import { cpuPerCall, renderSummary } from './summary.mjs';
 import { BASELINES } from './targets.mjs';
 
 const MiB = 2 ** 20;
@@ -26,7 +26,7 @@ function throughputTable(table) {
     const cpu = `${Math.round(row.serverCpu * 100)}% / ${Math.round(row.clientCpu * 100)}%`;
     lines.push(
       `| ${row.label} | ${int(row.perSecond)} | ${int(row.p50us)} | ${int(row.p99us)} | ${ratio(row.perSecond, v1)} | ` +
-        `${ratio(row.perSecond, v2)} | ${ratio(row.perSecond, ceiling)} | ${rss} | ${row.serverCpuPerCallUs.toFixed(1)} | ${cpu} | ${row.runs.join(', ')} |`,
+        `${ratio(row.perSecond, v2)} | ${ratio(row.perSecond, ceiling)} | ${rss} | ${cpuPerCall(row)} | ${cpu} | ${row.runs.join(', ')} |`,
     );
   }
   return lines;

@@ -16,6 +16,8 @@ const LINES = [
   ['stdio, C plugin in-process, 64 in flight', 'stdio-64', 'plugin-inprocess'],
   ['HTTP stateful SSE, 1 client', 'http-sse-1', 'entropic', true],
   ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
+  ['HTTP stateful SSE, C plugin isolated, 1 client', 'http-sse-1', 'plugin-isolated', true],
+  ['HTTP stateful SSE, TS echo through serve --http, 64 clients', 'http-sse-64', 'serve-ts'],
   ['HTTP stateful SSE, C plugin isolated, 64 clients', 'http-sse-64', 'plugin-isolated'],
   ['HTTP stateful JSON, 64 clients', 'http-json-64', 'entropic'],
   ['HTTP stateless, 64 clients', 'http-stateless-64', 'entropic'],
@@ -25,10 +27,20 @@ const LINES = [
   ['2026-07-28 HTTP, 64 clients', 'http-modern-64', 'entropic'],
 ];
 
-function cell(row, latency) {
+/** Server CPU µs per call, with the plugin host's beside it when the server started one. */
+export function cpuPerCall(row) {
+  const host = row.hostCpuPerCallUs;
+  const own = row.serverCpuPerCallUs.toFixed(1);
+  return host >= 0.05 ? `${own} (+${host.toFixed(1)} host)` : own;
+}
+
+/** Our figure (`ours`: with its CPU per call even at 1 in flight) or a baseline's. */
+function cell(row, latency, ours) {
   if (!row) return '–';
-  if (latency) return `${int(row.perSecond)}/s, p50 ${int(row.p50us)} µs`;
-  return `${int(row.perSecond)}/s (${row.serverCpuPerCallUs.toFixed(1)} µs CPU)`;
+  const host = row.hostCpuPerCallUs >= 0.05 ? ` + ${row.hostCpuPerCallUs.toFixed(1)} µs host` : '';
+  const cpu = `${row.serverCpuPerCallUs.toFixed(1)} µs CPU${host}`;
+  if (latency) return `${int(row.perSecond)}/s, p50 ${int(row.p50us)} µs${ours ? ` (${cpu})` : ''}`;
+  return `${int(row.perSecond)}/s (${cpu})`;
 }
 
 export function renderSummary(result) {
@@ -45,7 +57,7 @@ export function renderSummary(result) {
     const bare = pick(result, id, 'bare');
     const ts = target === 'entropic' ? undefined : pick(result, id, 'entropic');
     lines.push(
-      `| ${label} | ${cell(ours, latency)} | ${cell(v1, latency)} | ${cell(v2, latency)} | ${cell(bare, latency)} | ` +
+      `| ${label} | ${cell(ours, latency, true)} | ${cell(v1, latency)} | ${cell(v2, latency)} | ${cell(bare, latency)} | ` +
         `${ratio(ours, v1)} | ${ratio(ours, v2)} | ${ratio(ours, bare)} | ${ratio(ours, ts)} |`,
     );
   }
@@ -76,9 +88,10 @@ export function renderSummary(result) {
   }
   lines.push(
     '',
-    "Calls/s at 64 in flight carry the server's CPU time per call in brackets (all its threads); the C plugin " +
-      'rows are `entropic-mcp serve` with the example echo plugin, and × TS echo compares them with the TypeScript ' +
-      'echo tool of the same run.',
+    "Our figures carry the server's CPU time per call in brackets (all its threads; an isolated plugin's host " +
+      'process beside it as "+N host"); the C plugin rows are `entropic-mcp serve` with the example echo plugin, ' +
+      'the "through serve" row is the TypeScript echo tool served by `entropic-mcp serve --http --tools-module`, ' +
+      'and × TS echo compares them with the TypeScript echo tool of the same run.',
   );
   return lines.join('\n');
 }

@@ -138,6 +138,18 @@ export function httpTargets() {
       modes: ['sse'], // serve speaks stateful Streamable HTTP with SSE answers
       skip: () => missing(loaderCli) ?? (so ? undefined : 'not built: examples/plugins/echo/build/*.so'),
     },
+    {
+      ...httpTarget(
+        'serve-ts',
+        'entropic-mcp serve --http, TS echo (--tools-module)',
+        'plugin-http.mjs',
+        undefined,
+        false,
+      ),
+      args: [server('plugin-http.mjs'), '--tools-module', server('echo-tools.mjs')],
+      modes: ['sse'], // the same TypeScript tool as `entropic`, configured as serve configures its server
+      skip: () => missing(loaderCli),
+    },
     httpTarget('bare', 'bare node:http (ceiling)', 'bare-http.mjs'),
   ];
 }

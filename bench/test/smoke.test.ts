@@ -18,6 +18,7 @@ interface Row {
   peakRss?: number;
   points?: { calls: number; rss: number }[];
   medianMs?: number;
+  hostCpuPerCallUs?: number;
 }
 interface Table {
   id: string;
@@ -74,11 +75,23 @@ describe('pnpm bench --quick', () => {
       for (const clients of [1, 64]) {
         const table = result.tables.find((t) => t.id === `http-${mode}-${clients}`)!;
         expect(problems(table)).toEqual([]);
-        const plugin = mode === 'sse' ? ['plugin-isolated'] : [];
-        expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v1', 'sdk-v2', ...plugin, 'bare']);
+        const serve = mode === 'sse' ? ['plugin-isolated', 'serve-ts'] : [];
+        expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v1', 'sdk-v2', ...serve, 'bare']);
         for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('counts the CPU of the isolated plugin host beside the server for every plugin row', () => {
+    for (const id of ['stdio-1', 'stdio-64', 'http-sse-1', 'http-sse-64']) {
+      const rows = result.tables.find((t) => t.id === id)!.rows;
+      const isolated = rows.find((r) => r.target === 'plugin-isolated')!;
+      expect(isolated.hostCpuPerCallUs, id).toBeGreaterThan(0);
+      for (const row of rows.filter((r) => r.target !== 'plugin-isolated'))
+        expect(row.hostCpuPerCallUs, `${id} ${row.label}`).toBe(0);
+    }
+    expect(markdown).toMatch(/\| [0-9.]+ \(\+[0-9.]+ host\) \|/); // the tables' CPU column
+    expect(markdown).toMatch(/p50 [0-9,]+ µs \([0-9.]+ µs CPU \+ [0-9.]+ µs host\)/); // the summary
   });
 
   it('runs the 2 ms CPU plugin tool with one instance and with two', () => {

@@ -1,3 +1,4 @@
+// Vitest settings of the abi-headers package.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+// Vitest settings of the server package.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

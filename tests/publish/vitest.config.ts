@@ -1,3 +1,4 @@
+// Vitest settings of the publish test.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

@@ -1,3 +1,4 @@
+// Tests of the package entry: its folders, lock path and contract tables.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

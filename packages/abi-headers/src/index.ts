@@ -1,3 +1,4 @@
+// Package entry: where the generated headers, native tables and ABI lock live, and the contract tables.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

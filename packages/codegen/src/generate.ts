@@ -1,3 +1,4 @@
+// Generates every file (headers, tables) from the ABI model, in memory or into a folder.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { renderHeaders } from './emit/headers.js';

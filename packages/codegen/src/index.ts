@@ -1,3 +1,4 @@
+// Public surface of @entropic-mcp/codegen: model reading, rendering, lock and diff.
 export { GENERATE_COMMAND } from './emit/banner.js';
 export { renderHeader, renderHeaders } from './emit/headers.js';
 export { C_TABLES_PATH, renderTables, TS_TABLES_PATH } from './emit/tables.js';

@@ -1,3 +1,4 @@
+// Compiles native/entropic_abi_tables.h as C++ and checks its version, symbols and error names.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

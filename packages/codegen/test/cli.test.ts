@@ -1,3 +1,4 @@
+// Runs the built `entropic-abi` CLI: version, include-dir, generate, model, lock, check.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

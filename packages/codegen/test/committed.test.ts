@@ -1,3 +1,4 @@
+// The committed generated files match what generation produces now.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

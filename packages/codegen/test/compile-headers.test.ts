@@ -1,3 +1,4 @@
+// Compiles the generated headers as C and C++ with warnings as errors.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

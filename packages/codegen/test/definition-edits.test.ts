@@ -1,3 +1,4 @@
+// Which edits of the definitions change the ABI fingerprint and which do not.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

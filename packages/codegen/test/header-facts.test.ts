@@ -1,3 +1,4 @@
+// The committed headers hold the contract facts (guards, order, macros, values).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Compiles a program against the headers and checks the layout the contract states.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

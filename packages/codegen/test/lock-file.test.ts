@@ -1,3 +1,4 @@
+// Tests of abi.lock.json: entries, refresh, ordering and malformed files.
 import { describe, expect, it } from 'vitest';
 import {
   type AbiLock,

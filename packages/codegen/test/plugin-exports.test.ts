@@ -1,3 +1,4 @@
+// Plugins with bare definitions and hidden visibility still export the nine entry points.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// Tests of PluginError codes and values.
 import { describe, expect, it } from 'vitest';
 import { HOST_ERROR_CODES, PluginError } from './errors.js';
 

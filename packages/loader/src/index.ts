@@ -1,3 +1,4 @@
+// Public surface of @entropic-mcp/loader: loading, mounting and serving plugins.
 export {
   findCollisions,
   type MountEntry,

@@ -1,3 +1,4 @@
+// Tests of the closest-key suggestion for typos.
 import { describe, expect, it } from 'vitest';
 import { closest, didYouMean } from './suggest.js';
 

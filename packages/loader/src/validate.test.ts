@@ -1,3 +1,4 @@
+// Tests of parsing plugin tool lists and answers.
 import { describe, expect, it } from 'vitest';
 import { PluginError } from './errors.js';
 import { parseAnswer, parseToolList } from './validate.js';

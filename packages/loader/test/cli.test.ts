@@ -1,3 +1,4 @@
+// Runs the built `entropic-mcp` CLI: inspect and call against every fixture.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,3 +1,4 @@
+// A plugin built against the frozen first API-1 headers loads in both hosting modes.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// Builds the example plugins and checks what each answers.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Behaviour only the isolated (host process) mode has.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

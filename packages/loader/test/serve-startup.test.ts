@@ -1,3 +1,4 @@
+// Start-up of `entropic-mcp serve`: refusals are loud, --keep-going continues.
 import { type AddressInfo, createServer } from 'node:net';
 // Start-up of `entropic-mcp serve`: refusals are loud (which plugin, why), --keep-going continues.
 import { describe, expect, it } from 'vitest';

@@ -11,6 +11,11 @@ export interface RedisConnectOptions {
   readonly connectTimeoutMs?: number;
   /** Name shown by CLIENT LIST (helps operators tell nodes apart). */
   readonly connectionName?: string;
+  /**
+   * Send the commands made in one tick in one write (ioredis auto-pipelining). Default false;
+   * `createRedisSharedState` turns it on for its command connection.
+   */
+  readonly autoPipelining?: boolean;
 }
 
 /** Longest pause between two reconnection attempts. */
@@ -35,6 +40,7 @@ export async function connectRedis(url: string, options: RedisConnectOptions = {
     maxRetriesPerRequest: 0,
     connectTimeout: options.connectTimeoutMs ?? 5000,
     connectionName: options.connectionName,
+    enableAutoPipelining: options.autoPipelining ?? false,
     retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
   });
   // Errors while reconnecting are expected; callers see failures through their commands.

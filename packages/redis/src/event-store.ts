@@ -2,12 +2,14 @@
  * The server's EventStore on Redis Streams: one Redis stream per logical SSE stream, trimmed to a
  * bounded length and expiring after a quiet period, plus one set per session naming its streams so
  * a session's end forgets them all. Entry ids are `0-N` with N given by Redis, so an event id is
- * `<streamId>.<N>`, like the in-memory store's, and every append is one atomic transaction that
- * Redis acknowledges before the event is written to the client.
+ * `<streamId>.<N>`, like the in-memory store's. Appends go through an AppendQueue: the events made
+ * while one batch is on its way are added by one atomic script (add, trim, push the expiry back,
+ * index), and each is written to the client only after Redis acknowledged it.
  */
 
 import type { EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
+import { AppendQueue } from './append-queue.js';
 import { isSafeId, Keys } from './keys.js';
 
 export interface RedisEventStoreOptions {
@@ -21,31 +23,41 @@ export interface RedisEventStoreOptions {
 
 const SEQ = /^[0-9]{1,15}$/;
 
+/** KEYS: stream, index; ARGV: stream id. */
+const DELETE_LUA = `redis.call('DEL', KEYS[1])
+return redis.call('SREM', KEYS[2], ARGV[1])`;
+
+/** The connection with the drop script defined on it (ioredis sends EVALSHA, falling back to EVAL). */
+interface ScriptedRedis extends Redis {
+  emcpDeleteStream(stream: string, index: string, id: string): Promise<number>;
+}
+
+function withScripts(redis: Redis): ScriptedRedis {
+  const scripted = redis as ScriptedRedis;
+  if (typeof scripted.emcpDeleteStream !== 'function')
+    redis.defineCommand('emcpDeleteStream', { numberOfKeys: 2, lua: DELETE_LUA });
+  return scripted;
+}
+
 export class RedisEventStore implements EventStore {
-  readonly #redis: Redis;
+  readonly #redis: ScriptedRedis;
   readonly #keys: Keys;
   readonly #maxEvents: string;
   readonly #ttlMs: number;
+  readonly #appends: AppendQueue;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
-    this.#redis = redis;
+    this.#redis = withScripts(redis);
     this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
     this.#maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
     this.#ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
+    this.#appends = new AppendQueue(redis, this.#maxEvents, this.#ttlMs);
   }
 
   async append(streamId: string, data: string): Promise<string> {
     const key = this.#keys.eventStream(streamId);
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    const replies = await this.#redis
-      .multi()
-      .xadd(key, 'MAXLEN', this.#maxEvents, '0-*', 'd', data)
-      .pexpire(key, this.#ttlMs)
-      .sadd(index, streamId)
-      .pexpire(index, this.#ttlMs)
-      .exec();
-    const [error, entryId] = replies?.[0] ?? [new Error('Redis discarded the transaction'), null];
-    if (error !== null) throw error;
+    const entryId = await this.#appends.push(key, index, streamId, data);
     return `${streamId}.${seqOf(String(entryId))}`;
   }
 
@@ -89,7 +101,7 @@ export class RedisEventStore implements EventStore {
 
   async delete(streamId: string): Promise<void> {
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    await this.#redis.multi().del(this.#keys.eventStream(streamId)).srem(index, streamId).exec();
+    await this.#redis.emcpDeleteStream(this.#keys.eventStream(streamId), index, streamId);
   }
 }
 

@@ -30,10 +30,10 @@ export async function createRedisSharedState(
   url: string,
   options: RedisSharedStateOptions = {},
 ): Promise<RedisSharedState> {
-  const commands = await connectRedis(url, options);
+  const commands = await connectRedis(url, { ...options, autoPipelining: true });
   let subscriber: Awaited<ReturnType<typeof connectRedis>>;
   try {
-    subscriber = await connectRedis(url, options);
+    subscriber = await connectRedis(url, { ...options, autoPipelining: false });
   } catch (error) {
     commands.disconnect();
     throw error;

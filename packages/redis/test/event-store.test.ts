@@ -60,6 +60,41 @@ describe('RedisEventStore on Redis', () => {
     await expect(theirs.append('a b.0', 'x')).rejects.toThrow(/Unsafe id/);
   });
 
+  it('numbers appends made without waiting in call order, on an auto-pipelined connection', async () => {
+    const piped = await connectRedis(server.url, { autoPipelining: true });
+    try {
+      const store = new RedisEventStore(piped, { keyPrefix: 'piped:' });
+      // More than one script call's worth (256 events), made without waiting.
+      const made = Array.from({ length: 600 }, (_, n) => store.append(`s${n % 3}.0`, `{"n":${n}}`));
+      const ids = await Promise.all(made);
+      for (let s = 0; s < 3; s++) {
+        const mine = ids.filter((_, n) => n % 3 === s).map((id) => Number(id.slice(id.lastIndexOf('.') + 1)));
+        expect(mine).toEqual(Array.from({ length: 200 }, (_, k) => k + 1));
+      }
+      const replay = await store.after('s1.0.0');
+      expect(replay?.events.map((e) => JSON.parse(e.data).n)).toEqual(
+        Array.from({ length: 200 }, (_, k) => 3 * k + 1),
+      );
+      expect(await redis.smembers('piped:evs:s1')).toEqual(['s1.0']);
+      await store.delete('s1.0');
+      expect(await redis.exists('piped:ev:s1.0')).toBe(0);
+      expect(await redis.smembers('piped:evs:s1')).toEqual([]);
+      expect(await redis.exists('piped:ev:s2.0')).toBe(1);
+    } finally {
+      piped.disconnect();
+    }
+  });
+
+  it('fails every append of a batch Redis did not take, and keeps failing fast rather than hanging', async () => {
+    const gone = await connectRedis(server.url, { autoPipelining: true });
+    const store = new RedisEventStore(gone, { keyPrefix: 'gone:' });
+    gone.disconnect();
+    const first = await Promise.allSettled([store.append('g.0', 'a'), store.append('g.1', 'b')]);
+    expect(first.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await expect(store.append('g.0', 'c')).rejects.toThrow();
+    expect(await redis.exists('gone:ev:g.0', 'gone:ev:g.1')).toBe(0);
+  });
+
   it('refuses a bad prefix and bad bounds by name', () => {
     expect(() => new RedisEventStore(redis, { keyPrefix: 'no colon' })).toThrow(/prefix/);
     expect(() => new RedisEventStore(redis, { ttlMs: 0 })).toThrow(/ttlMs must be a positive integer/);

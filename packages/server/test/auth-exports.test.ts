@@ -1,3 +1,4 @@
+// Pins the public surface of @entropic-mcp/server/auth.
 import { describe, expect, it } from 'vitest';
 
 describe('public surface of @entropic-mcp/server/auth', () => {

@@ -1,3 +1,4 @@
+// createMcpHttpHandler mounted inside an existing node:http server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Streamable HTTP: the event log of delivered streams and resumption.
 import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import type { McpServer } from '../src/index.js';

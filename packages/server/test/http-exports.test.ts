@@ -1,3 +1,4 @@
+// Pins the public surface of @entropic-mcp/server/http.
 import { describe, expect, it } from 'vitest';
 
 describe('public surface of @entropic-mcp/server/http', () => {
@@ -5,6 +6,7 @@ describe('public surface of @entropic-mcp/server/http', () => {
     const http = await import('@entropic-mcp/server/http');
     expect(Object.keys(http).sort()).toEqual([
       'DEFAULT_MAX_BODY_BYTES',
+      'HeadHold',
       'HttpServerTransport',
       'MemoryEventStore',
       'MemoryMessageHub',

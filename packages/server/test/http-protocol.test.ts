@@ -1,3 +1,4 @@
+// Streamable HTTP: sessions, status codes and refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callEcho,

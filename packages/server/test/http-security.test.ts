@@ -1,3 +1,4 @@
+// Streamable HTTP: security defaults (binding, Host/Origin, limits).
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Streamable HTTP: session lifecycle (expiry, close, caps).
 import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import {

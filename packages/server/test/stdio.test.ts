@@ -1,3 +1,4 @@
+// The stdio transport: framing, CRLF, split frames and back-pressure.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';

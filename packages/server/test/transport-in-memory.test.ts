@@ -1,3 +1,4 @@
+// The shared transport suite over the in-memory transport.
 import { connectInMemory } from './support/in-memory.js';
 import { runTransportSuite } from './support/transport-suite.js';
 

@@ -1,3 +1,4 @@
+// The shared transport suite over the stdio transport.
 import { connectStdioStreams } from './support/stdio-streams.js';
 import { runTransportSuite } from './support/transport-suite.js';
 

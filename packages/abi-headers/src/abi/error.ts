@@ -1,3 +1,4 @@
+// ABI definition of entropic/types/error.h: the status codes every plugin call returns.
 import type { HeaderSpec } from './ctypes.js';
 
 /**

@@ -1,3 +1,4 @@
+// ABI definition of entropic/entropic_export.h: the macro that keeps entry points visible.
 import type { ExportMacroSpec, HeaderSpec } from './ctypes.js';
 
 /**

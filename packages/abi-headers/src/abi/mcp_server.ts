@@ -1,3 +1,4 @@
+// ABI definition of entropic/interfaces/i_mcp_server.h: the nine plugin entry points and their types.
 import type {
   c_char_ptr,
   c_const_char_ptr,

@@ -1,3 +1,4 @@
+// Tests of reading function names out of an abidiff report.
 import { describe, expect, it } from 'vitest';
 import { reportedFunctions } from './diff.js';
 

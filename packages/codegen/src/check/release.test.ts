@@ -1,3 +1,4 @@
+// Tests of semver bump classification used by the ABI release check.
 import { describe, expect, it } from 'vitest';
 import { atLeast, versionBump } from './release.js';
 

@@ -1,3 +1,4 @@
+// Tests of diffSubsets: how two locked ABI subsets differ, in C spelling.
 import { describe, expect, it } from 'vitest';
 import { diffSubsets, onlyAppendedEnumerators } from './subset-diff.js';
 

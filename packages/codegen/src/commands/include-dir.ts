@@ -1,3 +1,4 @@
+// The `entropic-abi include-dir` command: prints the folder to pass as -I.
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { asUsage, noPositionals } from '../command.js';

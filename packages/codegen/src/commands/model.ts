@@ -1,3 +1,4 @@
+// The `entropic-abi model` command: prints the ABI model read from the definitions as JSON.
 import { parseArgs } from 'node:util';
 import { asUsage, noPositionals } from '../command.js';
 import { readAbiModel } from '../model/read-model.js';

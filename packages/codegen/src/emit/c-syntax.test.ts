@@ -1,3 +1,4 @@
+// Tests of C spelling of types, declarators, parameter lists and declarations.
 import { describe, expect, it } from 'vitest';
 import type { AbiFunction, AbiType } from '../model/types.js';
 import { cDeclarator, cFunctionDeclaration, cParams } from './c-syntax.js';

@@ -1,3 +1,4 @@
+// C spelling of model types, declarators, parameter lists and function declarations.
 import type { AbiFunction, AbiParam, AbiType } from '../model/types.js';
 
 /** How a type is written in front of a name (`const char*`, `entropic_error_t`). */

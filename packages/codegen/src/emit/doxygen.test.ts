@@ -1,3 +1,4 @@
+// Tests of rendering model docs as Doxygen comments.
 import { describe, expect, it } from 'vitest';
 import { doxygen } from './doxygen.js';
 

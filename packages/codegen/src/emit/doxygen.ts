@@ -1,3 +1,4 @@
+// Renders a model doc as the lines of a Doxygen comment.
 import type { AbiDoc } from '../model/types.js';
 
 function textLines(text: string): string[] {

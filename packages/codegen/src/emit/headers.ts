@@ -1,3 +1,4 @@
+// Renders the C headers from the ABI model.
 import type { AbiExportMacro, AbiHeader, AbiItem, AbiModel } from '../model/types.js';
 import { cBanner, definitionSource } from './banner.js';
 import { cDeclarator, cFunctionDeclaration } from './c-syntax.js';

@@ -1,3 +1,4 @@
+// Renders native/entropic_abi_tables.h: entry-point names and error codes for our native code.
 import { entryPoints, errorEnum } from '../model/queries.js';
 import type { AbiModel } from '../model/types.js';
 import { cBanner } from './banner.js';

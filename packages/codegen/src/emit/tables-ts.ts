@@ -1,3 +1,4 @@
+// Renders src/generated/tables.ts: API version, entry points and error codes for TypeScript.
 import { entryPoints, errorEnum } from '../model/queries.js';
 import type { AbiModel } from '../model/types.js';
 import { tsBanner } from './banner.js';

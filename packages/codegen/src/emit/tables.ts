@@ -1,3 +1,4 @@
+// The generated tables (TypeScript and C) by path.
 import type { AbiModel } from '../model/types.js';
 import { renderCTables } from './tables-c.js';
 import { renderTsTables } from './tables-ts.js';

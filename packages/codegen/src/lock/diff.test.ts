@@ -1,3 +1,4 @@
+// Tests of diffLocked: additive versus breaking changes between lock entries.
 import { describe, expect, it } from 'vitest';
 import { diffLocked } from './diff.js';
 import type { LockedSubset } from './subset.js';

@@ -1,3 +1,4 @@
+// Tests of canonical JSON and the ABI fingerprint.
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, fingerprintOf } from './fingerprint.js';
 import type { LockedSubset } from './subset.js';

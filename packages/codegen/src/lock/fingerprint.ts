@@ -1,3 +1,4 @@
+// Canonical JSON and the sha256 fingerprint of the locked ABI subset.
 import { createHash } from 'node:crypto';
 import type { AbiModel } from '../model/types.js';
 import { type LockedSubset, lockedSubset } from './subset.js';

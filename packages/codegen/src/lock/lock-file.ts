@@ -1,3 +1,4 @@
+// Reads, renders and refreshes abi.lock.json entries.
 import type { AbiModel } from '../model/types.js';
 import { fingerprintOf } from './fingerprint.js';
 import { type LockedSubset, lockedSubset } from './subset.js';

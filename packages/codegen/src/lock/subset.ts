@@ -1,3 +1,4 @@
+// The part of the ABI model the lock pins (what binary compatibility depends on).
 import { allItems } from '../model/queries.js';
 import { VERSION_MACRO } from '../model/read-model.js';
 import type { AbiModel, AbiType } from '../model/types.js';

@@ -1,3 +1,4 @@
+// Checks the includes the definitions declare against the headers they use.
 import { AbiDefinitionError } from './errors.js';
 import type { AbiHeader, AbiType } from './types.js';
 

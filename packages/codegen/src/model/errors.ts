@@ -1,3 +1,4 @@
+// AbiDefinitionError: a mistake in the definitions, named with file and line.
 import type { Node } from 'ts-morph';
 
 /** A definition the reader cannot turn into the model; the message names the file and line. */

@@ -1,3 +1,4 @@
+// Lookups on the ABI model: every item, the entry points, the error enum.
 import type { AbiEnum, AbiFunction, AbiHeader, AbiItem, AbiModel } from './types.js';
 
 /** Every item of the model with the header it belongs to, in header order then definition order. */

@@ -1,3 +1,4 @@
+// Reads the JSDoc of a definition into a model doc (summary, body, params, sections).
 import { type JSDocableNode, Node } from 'ts-morph';
 import { errorAt } from './errors.js';
 import type { AbiDoc } from './types.js';

@@ -1,3 +1,4 @@
+// Reads the ABI definitions (TypeScript, via ts-morph) into one ABI model.
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Node, Project, type SourceFile } from 'ts-morph';

@@ -1,3 +1,4 @@
+// Reads one TypeScript type node of the definitions into a model type.
 import { Node, type TypeNode } from 'ts-morph';
 import { errorAt } from './errors.js';
 import type { AbiParam, AbiType } from './types.js';

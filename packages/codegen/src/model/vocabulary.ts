@@ -1,3 +1,4 @@
+// The closed vocabulary of TypeScript aliases that stand for C types.
 import type { BuiltinSpelling } from './types.js';
 
 /**

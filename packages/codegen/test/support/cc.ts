@@ -1,3 +1,4 @@
+// Compiler helpers for the codegen tests: run, temp folders, flags, exported symbols.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

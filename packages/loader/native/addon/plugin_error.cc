@@ -1,3 +1,4 @@
+// Builds PluginError instances for native failures (see plugin_error.h).
 #include "plugin_error.h"
 
 #include "abi_tables.h"

@@ -1,3 +1,4 @@
+// One plugin library opened, checked and instantiated (see plugin_library.h).
 #include "plugin_library.h"
 
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+/* Buffered frame reading and writing on two file descriptors (see channel.h). */
 #include "channel.h"
 
 #include <errno.h>

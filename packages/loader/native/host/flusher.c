@@ -1,3 +1,4 @@
+/* Writes batched answers without letting a slow call hold others back (see flusher.h). */
 #include "flusher.h"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* Loads one plugin library and checks it against the contract (see plugin.h). */
 #include "plugin.h"
 
 #include <dlfcn.h>

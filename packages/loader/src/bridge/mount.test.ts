@@ -1,3 +1,4 @@
+// Tests of mounting plugin tools: name collisions and answer-to-result mapping.
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../errors.js';
 import type { Plugin, PluginTool } from '../types.js';

@@ -1,3 +1,4 @@
+// Tests of the host channel frames: encoding, batching and reassembly.
 import { describe, expect, it } from 'vitest';
 import { encodeRequest, FrameReader, Op, RequestBatch } from './frames.js';
 

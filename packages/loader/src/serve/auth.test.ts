@@ -1,3 +1,4 @@
+// Tests of the serve --auth-* options and the token file.
 import { describe, expect, it } from 'vitest';
 import { parseTokenFile } from './auth.js';
 import { formatBanner } from './banner.js';

@@ -1,3 +1,4 @@
+// Tests of server-to-client requests: elicitation, sampling, roots.
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { sleep } from '../../test/support/peer.js';

@@ -1,3 +1,4 @@
+// Tests of bounded handler concurrency and the queue limit.
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { sleep } from '../../test/support/peer.js';

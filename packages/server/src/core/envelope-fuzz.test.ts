@@ -1,3 +1,4 @@
+// Property test: any input leaves the server answering at most once and still working.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';

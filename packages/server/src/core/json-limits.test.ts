@@ -1,3 +1,4 @@
+// Tests of the JSON depth and element limits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkJsonLimits } from './json-limits.js';

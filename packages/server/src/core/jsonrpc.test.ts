@@ -1,3 +1,4 @@
+// Tests of the JSON-RPC envelope, limits and batches in the core.
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer, sleep } from '../../test/support/peer.js';

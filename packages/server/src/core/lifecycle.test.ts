@@ -1,3 +1,4 @@
+// Tests of initialize, version negotiation and the uninitialized state.
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer } from '../../test/support/peer.js';

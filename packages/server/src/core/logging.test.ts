@@ -1,3 +1,4 @@
+// Tests of logging: level floors, per-session logs and redaction.
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { redact } from './logging.js';

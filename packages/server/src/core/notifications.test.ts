@@ -1,3 +1,4 @@
+// Tests of server-wide and per-session notifications and close.
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer, sleep } from '../../test/support/peer.js';

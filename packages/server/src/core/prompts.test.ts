@@ -1,3 +1,4 @@
+// Tests of prompts/list and prompts/get.
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { text } from './content.js';

@@ -1,3 +1,4 @@
+// Tests of resources: listing, reading, templates and subscriptions.
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { sleep } from '../../test/support/peer.js';

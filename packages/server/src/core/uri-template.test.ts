@@ -1,3 +1,4 @@
+// Tests of URI templates: variables, matching, malformed templates.
 import { describe, expect, it } from 'vitest';
 import { UriTemplate } from './uri-template.js';
 

@@ -1,3 +1,4 @@
+// Tests of MemoryEventStore bounds and eviction.
 import { describe, expect, it } from 'vitest';
 import { eventStoreSuite } from '../../test/support/event-store-suite.js';
 import { MemoryEventStore } from './event-store.js';

@@ -19,7 +19,10 @@ export interface ReplayedEvents {
 }
 
 export interface EventStore {
-  /** Append one event to `streamId` and return its id (unique across all streams of the store). */
+  /**
+   * Append one event to `streamId` and return its id (unique across all streams of the store). An
+   * append may be made before the previous one to the same stream settled; ids follow call order.
+   */
   append(streamId: string, data: string): string | Promise<string>;
   /** Events of the same stream after `lastEventId`; undefined when the id is unknown or evicted. */
   after(lastEventId: string): ReplayedEvents | undefined | Promise<ReplayedEvents | undefined>;

@@ -1,3 +1,4 @@
+// Tests of the HTTP header guards (Host, Origin, Accept, version).
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { accepts, checkHostAndOrigin, checkProtocolVersion, hostnameOf } from './guards.js';

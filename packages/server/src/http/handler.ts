@@ -22,6 +22,7 @@ import {
   checkProtocolVersion,
   type Refusal,
 } from './guards.js';
+import { HeadHold } from './head-hold.js';
 import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError } from './reply.js';
@@ -72,6 +73,7 @@ export function createMcpHttpHandler(
   );
   const store =
     opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
+  const headHold = new HeadHold(opts.sseHeadHoldMs);
   const allowHeader = opts.stateless ? 'POST' : 'GET, POST, DELETE';
   const onEnd = (transport: HttpServerTransport): void => {
     sessions.remove(transport);
@@ -88,6 +90,7 @@ export function createMcpHttpHandler(
       eventStore: sessionId === undefined ? undefined : store,
       retryMs: opts.retryMs,
       maxBacklog: opts.maxStandaloneBacklog,
+      headHold,
       onEnd,
       ...(shared === undefined || sessionId === undefined
         ? {}
@@ -338,7 +341,10 @@ export function createMcpHttpHandler(
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
   handler.session = (sessionId: string) => sessions.get(sessionId);
-  handler.close = () => sessions.closeAll();
+  handler.close = () => {
+    headHold.release();
+    return sessions.closeAll();
+  };
   return handler;
 }
 

@@ -6,6 +6,8 @@ export type { EventStore, MemoryEventStoreOptions, ReplayedEvents, StoredEvent }
 export { MemoryEventStore } from './event-store.js';
 export type { ConnectableServer, McpHttpHandler } from './handler.js';
 export { createMcpHttpHandler } from './handler.js';
+export type { Flushable } from './head-hold.js';
+export { HeadHold } from './head-hold.js';
 export type {
   CorsOptions,
   HttpAuthOptions,

@@ -2,6 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { EventStore } from './event-store.js';
+import { DEFAULT_SSE_HEAD_HOLD_MS } from './head-hold.js';
 import type { SharedSessionState } from './shared-state.js';
 
 /** RFC 9728 protected-resource metadata (the fields a client needs; more may be added). */
@@ -48,6 +49,13 @@ export interface McpHttpHandlerOptions {
   readonly eventStore?: EventStore | false;
   /** `retry` in ms sent before the server closes a stream to make the client poll. Default 1,000. */
   readonly retryMs?: number;
+  /**
+   * How long (ms) the SSE answer to a POST holds back its head waiting for the first message. An answer
+   * ready within it leaves in one write with a Content-Length; after it, the head and the priming event
+   * are sent so the client can resume a slow request. Each is flushed 1 to 2 holds after the request
+   * was handed over. Default 10; 0 sends the head as soon as the request was handed over.
+   */
+  readonly sseHeadHoldMs?: number;
   /** 2026-07-28: interval (ms) of keep-alive comments on an open SSE answer; 0 disables. Default 15 000. */
   readonly keepAliveMs?: number;
   /** Largest request body in bytes (413 beyond). Default 4 MiB. */
@@ -90,6 +98,7 @@ export interface ResolvedHandlerOptions {
   readonly jsonResponse: boolean;
   readonly eventStore: EventStore | false | undefined;
   readonly retryMs: number;
+  readonly sseHeadHoldMs: number;
   readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxSessions: number;
@@ -119,6 +128,7 @@ export function resolveHandlerOptions(options: McpHttpHandlerOptions = {}): Reso
     jsonResponse: options.enableJsonResponse === true,
     eventStore: options.eventStore,
     retryMs: count(options.retryMs, 1000, 'retryMs'),
+    sseHeadHoldMs: count(options.sseHeadHoldMs, DEFAULT_SSE_HEAD_HOLD_MS, 'sseHeadHoldMs'),
     keepAliveMs: count(options.keepAliveMs, 15_000, 'keepAliveMs'),
     maxBodyBytes: count(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     maxSessions: count(options.maxSessions, 10_000, 'maxSessions'),

@@ -9,6 +9,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import { type Head, withLength } from './reply.js';
@@ -21,6 +22,8 @@ export class SseStream {
   pending = 0;
   /** Set once an asynchronous event store is in use: keeps writes in order. */
   tail: Promise<void> | undefined;
+  /** Events stored or being stored whose write waits on `tail`. */
+  queued = 0;
   /** Events written while no connection was attached (standalone stream only). */
   backlog: string[] | undefined;
   /** Response headers not sent yet (held back with the priming event). */
@@ -75,13 +78,19 @@ export class SseStream {
 
   /** Write one message, storing it first when the session is resumable; `end` closes after it. */
   emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
-    const data = JSON.stringify(message);
+    const data = encodeJson(message);
     if (store === undefined) {
       this.#out(sseEvent(undefined, data), maxBacklog, end, undefined);
       return;
     }
     if (this.tail !== undefined) {
-      this.tail = this.tail.then(() => this.#storeAndWrite(data, store, maxBacklog, end)).catch(this.#fail);
+      // Stored at once (the store numbers events in the order they are appended, so a Redis round trip
+      // carries this event with the ones before it); only the write waits for the events before it.
+      const appended = appendNow(store, this.id, data);
+      this.queued++;
+      this.tail = this.tail
+        .then(() => this.#storeAndWrite(data, store, maxBacklog, end, appended))
+        .catch(this.#fail);
       return;
     }
     const id = store.append(this.id, data);
@@ -116,6 +125,7 @@ export class SseStream {
     } catch (error) {
       this.#fail(error);
     }
+    if (this.queued > 0) this.queued--;
     this.#out(sseEvent(eventId, data), max, end, store);
   }
 
@@ -168,4 +178,16 @@ export class SseStream {
     if (end) res.end(text);
     else res.write(text);
   }
+}
+
+/** `store.append` as a promise that is already handled (it is awaited later, behind earlier events). */
+function appendNow(store: EventStore, streamId: string, data: string): Promise<string> {
+  let appended: Promise<string>;
+  try {
+    appended = Promise.resolve(store.append(streamId, data));
+  } catch (error) {
+    appended = Promise.reject(error);
+  }
+  appended.catch(() => {});
+  return appended;
 }

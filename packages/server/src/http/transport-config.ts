@@ -2,6 +2,7 @@
 
 import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore } from './event-store.js';
+import type { HeadHold } from './head-hold.js';
 
 /** `T` is the transport class itself (kept generic so this file needs nothing from it). */
 export interface HttpTransportConfig<T = unknown> {
@@ -13,6 +14,11 @@ export interface HttpTransportConfig<T = unknown> {
   readonly eventStore: EventStore | undefined;
   /** `retry` (ms) sent before the server closes a stream to make the client poll. */
   readonly retryMs: number;
+  /**
+   * Holds back the head of a POST's SSE answer until its first message or the end of the hold. Default
+   * none: the head (and priming event) leave as soon as the request was handed to the server.
+   */
+  readonly headHold?: HeadHold;
   /** Messages kept for the standalone stream while no GET is connected. */
   readonly maxBacklog: number;
   /** Called once when the transport closes (the handler forgets the session). */

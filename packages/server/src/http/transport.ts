@@ -15,6 +15,7 @@ import type {
   Transport,
 } from '../transport/types.js';
 import { header, versionOf } from './guards.js';
+import { type HeadHold, NO_HOLD } from './head-hold.js';
 import { JsonBatch } from './json-batch.js';
 import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import { type Head, sendJson, sendJsonError } from './reply.js';
@@ -40,6 +41,8 @@ export class HttpServerTransport implements Transport {
   lastSeen = Date.now();
 
   readonly #config: HttpTransportConfig<HttpServerTransport>;
+  /** Sends a POST stream's head after the configured hold (at once when none is configured). */
+  readonly #headHold: HeadHold;
   readonly #sseHead: Head;
   readonly #jsonHead: Head;
   readonly #acceptedHead: Head;
@@ -55,6 +58,7 @@ export class HttpServerTransport implements Transport {
 
   constructor(config: HttpTransportConfig<HttpServerTransport>) {
     this.#config = config;
+    this.#headHold = config.headHold ?? NO_HOLD;
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
     const session = config.sessionId === undefined ? [] : ['mcp-session-id', config.sessionId];
@@ -120,8 +124,8 @@ export class HttpServerTransport implements Transport {
       stream.head = this.#sseHead;
       this.#prime(stream, res, headerVersion ?? versionOf(message));
       this.#deliver(message, context, [id]);
-      // A response produced synchronously already left with the head; otherwise send the head now.
-      stream.flush();
+      // A synchronous response left with the head; else hold it (after the priming event is stored).
+      if (stream.tail === undefined) this.#headHold.hold(stream);
       stream.watch();
       return;
     }
@@ -160,7 +164,7 @@ export class HttpServerTransport implements Transport {
     }
     for (const id of ids) this.#routes.set(id, route);
     this.#deliver(messages, context, ids);
-    stream?.flush();
+    if (stream !== undefined && stream.tail === undefined) this.#headHold.hold(stream);
     stream?.watch();
   }
 
@@ -351,10 +355,16 @@ export class HttpServerTransport implements Transport {
     const id = store.append(stream.id, '');
     if (typeof id === 'string') stream.prefix = ssePriming(id);
     else {
+      // Held back while an event is queued behind it: that event's write carries head and priming.
       stream.tail = id
-        .then((eventId) => {
-          stream.prefix = ssePriming(eventId);
-          stream.flush();
+        .then(
+          (eventId) => {
+            stream.prefix = ssePriming(eventId);
+          },
+          (error: unknown) => this.#report(error),
+        )
+        .then(() => {
+          if (stream.queued === 0) this.#headHold.hold(stream);
         })
         .catch((error: unknown) => this.#report(error));
     }

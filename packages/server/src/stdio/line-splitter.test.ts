@@ -1,3 +1,4 @@
+// Property tests of the stdio line splitter: chunking, CR, limits.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LineSplitter } from './line-splitter.js';

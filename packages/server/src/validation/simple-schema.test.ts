@@ -1,3 +1,4 @@
+// Property tests of the simple schema validator against ajv.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSimple } from '../core/simple-schema.js';

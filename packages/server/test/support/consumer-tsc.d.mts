@@ -1,3 +1,4 @@
+// Types of consumer-tsc.mjs.
 export declare const SERVER_ROOT: string;
 export declare function consumerProject(files: Record<string, string>): string;
 export declare function runTsc(

@@ -1,3 +1,4 @@
+// Types of era-interop.mjs.
 import type { Transport } from '@modelcontextprotocol/client';
 
 export const MODERN: '2026-07-28';

@@ -1,3 +1,4 @@
+// Tests of parsing the serve command line.
 import { describe, expect, it } from 'vitest';
 import { parseHttpAddress, parseServeArgs, UsageError } from './args.js';
 

@@ -1,3 +1,4 @@
+// Parses the `entropic-mcp serve` command line into ServeArgs.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Isolation } from '../../types.js';

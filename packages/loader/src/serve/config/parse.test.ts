@@ -1,3 +1,4 @@
+// Tests of reading serve config files (engine and mapping forms).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Tests of merging the command line and the config file into a serve plan.
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs } from './args.js';
 import { parseServeConfig } from './parse.js';

@@ -1,3 +1,4 @@
+// Merges the command line and the config file into one serve plan.
 import type { ServeArgs, ServeTransport } from './args.js';
 import type { PluginEntry, ServeFileConfig } from './types.js';
 

@@ -1,3 +1,4 @@
+// Types of a serve config file and its plugin entries.
 import type { Isolation } from '../../types.js';
 
 /** One plugin to serve, with every path already absolute. */
