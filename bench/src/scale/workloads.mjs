@@ -1,10 +1,12 @@
 // The two scale workloads of issue 12. Workers: `serve --redis --workers 1` and `--workers 2`, each behind its
-// own HAProxy, driven in the 2026-07-28 era with a 1 ms CPU tool and with echo. Store: legacy stateful echo
-// sessions at 64 clients against `serve` with the in-memory store and with the Redis store, as server CPU per
-// call. Rounds alternate between the servers so that other work on the machine lands on both.
+// own HAProxy, driven in the 2026-07-28 era with a 1 ms CPU tool and with echo (by the lean raw-client.mjs).
+// Store: legacy stateful echo sessions at 64 clients against `serve` with the in-memory store and with the
+// Redis store, as server CPU per call. Rounds alternate between the servers so that other work on the
+// machine lands on both.
 import os from 'node:os';
 import { openClients, runHttp } from '../http-client.mjs';
 import { cpuSecondsOf, treeCpuSecondsOf } from '../proc.mjs';
+import { openRawClients } from './raw-client.mjs';
 
 export const SPIN = { tool: 'scale.spin', arguments: {}, expect: 'true' };
 export const ECHO = { tool: 'scale.echo', arguments: { text: 'hello' }, expect: 'hello' };
@@ -53,10 +55,9 @@ export async function workersWorkload(procs, redis, opts, log) {
   for (const workers of [1, 2]) {
     const serve = await procs.serve(['--redis', redis.url, '--workers', String(workers)]);
     const lb = await procs.haproxy([serve.port]);
-    const url = `http://127.0.0.1:${lb.port}/mcp`;
     const pids = { server: serve.pid, redis: redis.pid, haproxy: lb.pid };
-    const spin = await openClients(url, SPIN, opts.clients, 'modern');
-    const echo = await openClients(url, ECHO, opts.clients, 'modern');
+    const spin = await openRawClients(lb.port, SPIN, opts.clients);
+    const echo = await openRawClients(lb.port, ECHO, opts.clients);
     await runHttp(spin.clients, opts.spinWarmup);
     await runHttp(echo.clients, opts.echoWarmup);
     nodes[workers] = { serve, lb, pids, spin, echo, rounds: { spin: [], echo: [] } };

@@ -3,6 +3,7 @@
  * a broken answer becomes a `PluginError` (`ENTROPIC_PLUGIN_BAD_ANSWER`) naming the plugin and the fault.
  */
 import { directiveTypes } from './abi.js';
+import { compactAnswer } from './answer-text.js';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from './errors.js';
 import type { PluginAnswer, PluginDirective, PluginTool } from './types.js';
 
@@ -93,6 +94,8 @@ function parseDirective(item: unknown, index: number, ctx: AnswerContext, what: 
 export function parseAnswer(text: string | null, ctx: AnswerContext): PluginAnswer {
   const what = ctx.tool === undefined ? 'execute' : `execute of tool "${ctx.tool}"`;
   if (text === null) throw bad(ctx, what, 'returned NULL, expected a JSON object');
+  const compact = compactAnswer(text);
+  if (compact !== undefined) return compact;
   const value = parse(ctx, what, text);
   if (!isObject(value)) throw bad(ctx, what, `returned ${kind(value)}, expected a JSON object`);
   if (typeof value.result !== 'string') {

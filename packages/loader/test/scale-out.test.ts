@@ -6,49 +6,25 @@
 
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HaproxyProcess, startHaproxy } from '../../redis/test/support/haproxy.js';
 import { freePort } from '../../redis/test/support/ports.js';
-import { type RedisProcess, startRedis } from '../../redis/test/support/redis-server.js';
-import {
-  CLI,
-  examplePlugins,
-  type HttpServer,
-  LOADER_ROOT,
-  runServe,
-  startHttp,
-  textOf,
-  waitFor,
-} from './support/serve-helpers.js';
+import { ECHO_PLUGIN, SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './support/serve-helpers.js';
 
-const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
-const echo = examplePlugins().find((p) => p.endsWith('echo.so'));
+const TOOLS = SCALE_TOOLS;
+const echo = ECHO_PLUGIN;
 
-let redis: RedisProcess;
-let proxy: HaproxyProcess;
-const nodes: HttpServer[] = [];
+let cluster: ScaleCluster;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  const args = [
-    '--redis',
-    redis.url,
-    '--tools-module',
-    TOOLS,
-    ...(echo === undefined ? [] : ['--plugin', echo]),
-  ];
-  for (let i = 0; i < 2; i++) nodes.push(await startHttp(args));
-  proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
-});
+  cluster = await startScaleCluster(2);
+}, 120_000);
 
 afterAll(async () => {
-  await proxy?.stop();
-  for (const node of nodes) if (node.child.exitCode === null) await node.stop();
-  await redis?.stop();
+  await cluster?.stop();
 });
 
 describe('serve --redis behind HAProxy', () => {
@@ -58,7 +34,7 @@ describe('serve --redis behind HAProxy', () => {
       action: 'accept',
       content: { name: 'Ada' },
     }));
-    const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}/mcp`));
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.endpoint));
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -92,13 +68,11 @@ describe('serve --redis behind HAProxy', () => {
       }
       expect(total()).toBe(1);
 
-      const victim = nodes[0] as HttpServer;
-      victim.child.kill('SIGKILL');
-      await new Promise((r) => victim.child.once('exit', r));
+      await cluster.kill(0);
       const survivors = new Set<string>();
       for (let i = 0; i < 4; i++)
         survivors.add(textOf(await client.callTool({ name: 'scale.pid' })).split(':')[0] as string);
-      expect([...survivors]).toEqual([String(nodes[1]?.child.pid)]);
+      expect([...survivors]).toEqual([String((cluster.nodes[1] as HttpServer).child.pid)]);
     } finally {
       await transport.terminateSession().catch(() => {});
       await client.close();
@@ -117,7 +91,7 @@ describe('serve --redis behind HAProxy', () => {
         '--workers',
         '2',
         '--redis',
-        redis.url,
+        cluster.redis.url,
         '--tools-module',
         TOOLS,
       ],
@@ -152,6 +126,13 @@ describe('serve --redis behind HAProxy', () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
+  });
+
+  it('warns when --redis has no shared MRTR sealing key, and not when it has one', async () => {
+    const alone = await startHttp(['--redis', cluster.redis.url, '--tools-module', TOOLS]);
+    await alone.stop();
+    expect(alone.stderr()).toMatch(/warning: --redis without mcp.request_state_key: .* is refused; set/);
+    expect(cluster.nodes[1]?.stderr()).not.toMatch(/request_state_key/);
   });
 
   it('refuses --workers 2 without Redis, and a Redis that is not there, saying why', async () => {

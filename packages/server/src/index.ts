@@ -36,6 +36,7 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
+export { RawJson } from './core/raw-json.js';
 export type { StandardJsonSchema, ToolArgs, ToolSchema, ToolStructured } from './core/schema-types.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';

@@ -18,6 +18,7 @@ describe('public surface', () => {
       'LocalError',
       'McpError',
       'McpServer',
+      'RawJson',
       'SUPPORTED_PROTOCOL_VERSIONS',
       'ToolError',
       'audio',

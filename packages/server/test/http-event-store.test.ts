@@ -127,6 +127,64 @@ describe('Streamable HTTP: event log of delivered streams', () => {
   });
 });
 
+describe('Streamable HTTP: resuming a stream whose old connection looks alive', () => {
+  /** Reads a streaming body into `text` as it arrives; `done` settles when it ends. */
+  function follow(res: Response): { text: () => string; done: Promise<void> } {
+    let text = '';
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    const done = (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (chunk.done) return;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    })();
+    return { text: () => text, done };
+  }
+
+  const until = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 400 && !check(); i++) await sleep(10);
+    expect(check()).toBe(true);
+  };
+
+  it('hands the stream to the resuming connection and ends the old one (a proxy may hold it open)', async () => {
+    const srv = await serve({ eventStore: new MemoryEventStore() }, (mcp) =>
+      mcp.addTool({ name: 'shout', description: 'a notification to the GET stream' }, (args) => {
+        mcp.notify('notifications/message', { level: 'info', data: args.n });
+        return { content: [{ type: 'text', text: 'ok' }] };
+      }),
+    );
+    const sessionId = await initSession(srv.url);
+    const get = (extra: Record<string, string> = {}) =>
+      fetch(srv.url, { headers: { ...sessionHeaders(sessionId), accept: 'text/event-stream', ...extra } });
+    const shout = async (n: number) => {
+      const body = {
+        jsonrpc: '2.0',
+        id: 10 + n,
+        method: 'tools/call',
+        params: { name: 'shout', arguments: { n } },
+      };
+      await (await post(srv.url, body, sessionHeaders(sessionId))).text();
+    };
+    const old = follow(await get());
+    await until(() => parseSse(old.text()).length > 0);
+    const primed = parseSse(old.text())[0]?.id as string;
+    await shout(1);
+    await until(() => old.text().includes('"data":1'));
+
+    const second = await get({ 'last-event-id': primed });
+    expect(second.status).toBe(200); // not 409: the client says it lost the old connection
+    const fresh = follow(second);
+    await old.done; // the server ended the old connection
+    await shout(2);
+    await until(() => fresh.text().includes('"data":2'));
+    expect(sseMessages(fresh.text()).map((m) => (m.params as { data: number }).data)).toEqual([1, 2]);
+    expect(old.text()).not.toContain('"data":2');
+    expect((await get()).status).toBe(409); // a second GET without Last-Event-ID is still refused
+  });
+});
+
 describe('MemoryEventStore.delete', () => {
   it('drops one stream and its bytes, leaving the others resumable', () => {
     const store = new MemoryEventStore();

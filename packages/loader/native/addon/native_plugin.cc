@@ -107,15 +107,8 @@ Napi::Value PayloadOf(Napi::Env env, Core* core, Outcome& outcome) {
   return env.Undefined();
 }
 
-// Runs on the JS thread: hands every finished outcome to JS in one call.
-void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
-  if (raw_env == nullptr) return;
-  auto* core = static_cast<Core*>(context);
-  if (core->instance == nullptr) return;
-  Napi::Env env(raw_env);
-  Napi::HandleScope scope(env);
-  core->instance->TakeOutcomes(core->batch);
-  if (core->batch.empty()) return;
+// The outcomes in core->batch as the flat (id, payload) list JS receives; joins the thread after a destroy.
+Napi::Array ListOf(Napi::Env env, Core* core) {
   bool destroyed = false;
   for (const Outcome& outcome : core->batch) destroyed = destroyed || outcome.kind == JobKind::kDestroy;
   if (destroyed) {
@@ -125,15 +118,27 @@ void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
     ReleaseTsfn(core, napi_tsfn_release);
     RemoveHook(core);
   }
+  Napi::Array list = Napi::Array::New(env, core->batch.size() * 2);
+  uint32_t at = 0;
+  for (Outcome& outcome : core->batch) {
+    list.Set(at++, Napi::Number::New(env, outcome.id));
+    list.Set(at++, PayloadOf(env, core, outcome));
+  }
+  core->batch.clear();
+  return list;
+}
+
+// Runs on the JS thread: hands every finished outcome to JS in one call.
+void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
+  if (raw_env == nullptr) return;
+  auto* core = static_cast<Core*>(context);
+  if (core->instance == nullptr) return;
+  Napi::Env env(raw_env);
+  Napi::HandleScope scope(env);
+  core->instance->TakeOutcomes(core->batch);
+  if (core->batch.empty()) return;
   try {
-    Napi::Array list = Napi::Array::New(env, core->batch.size() * 2);
-    uint32_t at = 0;
-    for (Outcome& outcome : core->batch) {
-      list.Set(at++, Napi::Number::New(env, outcome.id));
-      list.Set(at++, PayloadOf(env, core, outcome));
-    }
-    core->batch.clear();
-    Napi::Function(env, callback).Call({list});
+    Napi::Function(env, callback).Call({ListOf(env, core)});
   } catch (const Napi::Error& error) {
     core->batch.clear();
     error.ThrowAsJavaScriptException();  // reported by Node as an uncaught exception
@@ -147,6 +152,7 @@ Napi::Function NativePlugin::Define(Napi::Env env) {
                      {
                          InstanceMethod<&NativePlugin::Submit>("submit"),
                          InstanceMethod<&NativePlugin::Cancel>("cancel"),
+                         InstanceMethod<&NativePlugin::Collect>("collect"),
                          InstanceMethod<&NativePlugin::ExecuteSync>("executeSync"),
                          InstanceMethod<&NativePlugin::Ref>("ref"),
                          InstanceMethod<&NativePlugin::Unref>("unref"),
@@ -220,6 +226,19 @@ Napi::Value NativePlugin::Cancel(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (core_->shut_down || core_->instance == nullptr) return Napi::Boolean::New(env, false);
   return Napi::Boolean::New(env, core_->instance->Cancel(info[0].As<Napi::Number>().Uint32Value()));
+}
+
+// collect(spinMicros): the outcomes finished so far as the list onBatch would get, waiting up to
+// spinMicros (at most 1000) on this thread for the first one; undefined when none finished in time.
+Napi::Value NativePlugin::Collect(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber()) throw Napi::TypeError::New(env, "collect(spinMicros) needs a number");
+  if (core_->shut_down || core_->instance == nullptr) return env.Undefined();
+  int64_t micros = info[0].As<Napi::Number>().Int64Value();
+  if (micros < 0) micros = 0;
+  if (micros > 1000) micros = 1000;
+  if (!core_->instance->AwaitOutcomes(core_->batch, std::chrono::microseconds(micros))) return env.Undefined();
+  return ListOf(env, core_);
 }
 
 Napi::Value NativePlugin::ExecuteSync(const Napi::CallbackInfo& info) {

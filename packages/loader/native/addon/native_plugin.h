@@ -5,6 +5,8 @@
 //                                         Uint32Array, their two strings NUL-ended in
 //                                         `text`; false once the instance is closing
 //   cancel(id)                            drops a job that has not started
+//   collect(spinMicros)                   the finished jobs' list now, spinning up to spinMicros
+//                                         for the first one (undefined if none); see CallTable
 //   executeSync(tool, argsJson)           runs execute on the JS thread after every queued job
 //   ref() / unref()                       keep the event loop alive while calls are in flight
 //   shutdown()                            drops queued jobs, destroys the instance and unloads now
@@ -33,6 +35,7 @@ class NativePlugin : public Napi::ObjectWrap<NativePlugin> {
  private:
   Napi::Value Submit(const Napi::CallbackInfo& info);
   Napi::Value Cancel(const Napi::CallbackInfo& info);
+  Napi::Value Collect(const Napi::CallbackInfo& info);
   Napi::Value ExecuteSync(const Napi::CallbackInfo& info);
   void Ref(const Napi::CallbackInfo& info);
   void Unref(const Napi::CallbackInfo& info);

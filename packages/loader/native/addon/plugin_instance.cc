@@ -31,6 +31,15 @@ void SetReturnCode(Outcome& out, int code, const char* entry_point, const std::s
                  std::to_string(code) + ")");
 }
 
+// Tells the core this thread is spinning (a pause on x86, a yield hint on Arm).
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 }  // namespace
 
 PluginInstance::PluginInstance(WakeFn wake, void* wake_context) : wake_(wake), wake_context_(wake_context) {
@@ -91,8 +100,33 @@ void PluginInstance::DisableWake() {
   wake_enabled_ = false;
 }
 
+bool PluginInstance::AwaitOutcomes(std::vector<Outcome>& out, std::chrono::nanoseconds budget) {
+  out.clear();
+  uint64_t seen;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!outcomes_.empty()) {
+      out.swap(outcomes_);
+      wake_armed_ = true;
+      return true;
+    }
+    wake_armed_ = false;  // the next outcome is collected here, not announced
+    seen = published_.load(std::memory_order_relaxed);
+  }
+  auto until = std::chrono::steady_clock::now() + budget;
+  for (unsigned spins = 1; published_.load(std::memory_order_acquire) == seen; ++spins) {
+    if ((spins & 63) == 0 && std::chrono::steady_clock::now() >= until) break;
+    CpuRelax();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  out.swap(outcomes_);
+  wake_armed_ = true;  // what finishes from now on wakes the JS side as usual
+  return !out.empty();
+}
+
 bool PluginInstance::Publish(Outcome&& outcome) {
   outcomes_.push_back(std::move(outcome));
+  published_.fetch_add(1, std::memory_order_release);
   if (!wake_armed_) return false;
   wake_armed_ = false;
   return true;

@@ -6,6 +6,7 @@
 // side drains everything that finished in one go.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -66,6 +67,10 @@ class PluginInstance {
   bool Cancel(uint32_t id);
   // Moves every finished outcome into `out` (which is cleared first) and re-arms the wake.
   void TakeOutcomes(std::vector<Outcome>& out);
+  // Like TakeOutcomes, but when nothing has finished yet, waits up to `budget` for an outcome by spinning
+  // on the calling thread, with the wake held back meanwhile (the caller collects instead of being woken).
+  // True when `out` holds something.
+  bool AwaitOutcomes(std::vector<Outcome>& out, std::chrono::nanoseconds budget);
   // After this the thread never calls `wake` again (the JS side is gone).
   void DisableWake();
 
@@ -99,6 +104,7 @@ class PluginInstance {
   std::condition_variable idle_;        // the synchronous path and shutdown wait here
   std::deque<Job> queue_;
   std::vector<Outcome> outcomes_;
+  std::atomic<uint64_t> published_{0};  // outcomes published so far (AwaitOutcomes spins on it)
   bool wake_armed_ = true;    // under mutex_
   bool wake_enabled_ = true;  // under wake_mutex_
   bool thread_waiting_ = false;

@@ -54,12 +54,33 @@ static int split(const frame_t* f, const char** parts, int count) {
   return at == f->payload_len ? 0 : -1;
 }
 
+/* Strings the plugin returned, copied into the output buffer and not yet released with its entropic_free.
+ * They are released after the answers went out: releasing them while answers wait in the buffer would wake
+ * the flusher's watchdog thread at every call. */
+#define DEFERRED_MAX 64
+static char* deferred[DEFERRED_MAX];
+static int deferred_count;
+
+static void release_deferred(plugin_t* p) {
+  if (deferred_count == 0) return;
+  flusher_enter();
+  for (int i = 0; i < deferred_count; i++) p->free_fn(deferred[i]);
+  flusher_leave();
+  deferred_count = 0;
+}
+
+/* Writes the buffered answers, then releases the strings they were copied from. 0, or -1 on a write error. */
+static int flush_answers(channel_t* ch, plugin_t* p) {
+  if (channel_flush(ch) != 0) return -1;
+  release_deferred(p);
+  return 0;
+}
+
 static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s) {
   if (s == NULL) return channel_put(ch, id, ST_NULL, NULL, 0, NULL, 0);
   int rc = channel_put(ch, id, ST_STRING, s, strlen(s), NULL, 0);
-  flusher_enter();
-  p->free_fn(s);
-  flusher_leave();
+  if (deferred_count == DEFERRED_MAX && flush_answers(ch, p) != 0) rc = -1;
+  deferred[deferred_count++] = s;
   return rc;
 }
 
@@ -93,6 +114,7 @@ static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
       flusher_leave();
       return channel_put_code(ch, f->id, ST_CODE, (int32_t)code, NULL, 0);
     case OP_CLOSE:
+      release_deferred(p);
       flusher_enter();
       plugin_unload(p);
       flusher_leave();
@@ -113,13 +135,13 @@ static int serve_all(channel_t* ch, plugin_t* p) {
       int rc = serve(ch, p, &f);
       if (rc < 0) return 1;
       if (rc == 1) return channel_flush(ch) == 0 ? 0 : 1;
-      if (channel_pending(ch) > (1u << 20) && channel_flush(ch) != 0) return 1;
+      if (channel_pending(ch) > (1u << 20) && flush_answers(ch, p) != 0) return 1;
     }
     if (got < 0) {
       fprintf(stderr, "entropic_plugin_host: malformed frame from the loader\n");
       return 1;
     }
-    if (channel_flush(ch) != 0) return 1;
+    if (flush_answers(ch, p) != 0) return 1;
     int r = channel_read(ch);
     if (r <= 0) return r == 0 ? 0 : 1;
   }
@@ -172,6 +194,7 @@ int main(int argc, char** argv) {
       status = 2;
     } else {
       status = serve_all(&ch, &plugin);
+      release_deferred(&plugin);
       flusher_stop();
     }
     plugin_unload(&plugin);

@@ -1,7 +1,14 @@
 /** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
+
+import { McpServer } from '@entropic-mcp/server';
 import type { CancelHook } from '../guard.js';
 import type { CallOptions, Plugin, PluginTool } from '../types.js';
-import { answerToResult, errorToResult, PLUGIN_META_KEY } from './result.js';
+import {
+  answerToResult as answerToPlainResult,
+  answerToRawResult,
+  errorToResult,
+  PLUGIN_META_KEY,
+} from './result.js';
 import type { BridgeToolContext, BridgeToolHandler, MountOptions, ToolHost } from './types.js';
 
 /** A refusal at start-up: two plugins (or a plugin and a TypeScript tool) want the same name. */
@@ -35,9 +42,15 @@ export function toolName(plugin: Plugin, tool: PluginTool): string {
  * Cancellation reaches the plugin through the context's `onAbort` hook when the server has one (no AbortSignal
  * per call), else through `ctx.signal`.
  */
-function makeHandler(plugin: Plugin, tool: PluginTool, options: MountOptions): BridgeToolHandler {
+function makeHandler(
+  plugin: Plugin,
+  tool: PluginTool,
+  options: MountOptions,
+  raw: boolean,
+): BridgeToolHandler {
   const name = tool.name;
   const { timeoutMs, onDirectives } = options;
+  const answerToResult = raw ? answerToRawResult : answerToPlainResult;
   const failed = (error: unknown) => errorToResult(error, plugin.name, name);
   const callOptions = (ctx: BridgeToolContext): CallOptions =>
     ctx.onAbort === undefined ? { signal: ctx.signal, timeoutMs } : { cancel: ctx as CancelHook, timeoutMs };
@@ -77,7 +90,9 @@ function register(
     ...(tool.description === undefined ? {} : { description: tool.description }),
   };
   try {
-    undo.push(removerOf(server.addTool(definition, makeHandler(plugin, tool, options))));
+    // Our own server writes a plugin's result text as it is; any other host gets plain strings.
+    const handler = makeHandler(plugin, tool, options, server instanceof McpServer);
+    undo.push(removerOf(server.addTool(definition, handler)));
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const message = `cannot register tool "${name}" of plugin "${plugin.name}" (${plugin.path}): ${why}`;

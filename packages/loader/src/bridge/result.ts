@@ -1,5 +1,7 @@
 /** How plugin answers and failures become `tools/call` results. */
 import { basename } from 'node:path';
+import { RawJson } from '@entropic-mcp/server';
+import { resultJsonOf } from '../answer-text.js';
 import { PluginError } from '../errors.js';
 import type { PluginAnswer } from '../types.js';
 import type { BridgeToolResult } from './types.js';
@@ -18,6 +20,20 @@ export const PLUGIN_META_KEY = 'io.entropic/plugin';
 export function answerToResult(answer: PluginAnswer): BridgeToolResult {
   return {
     content: [{ type: 'text', text: answer.result }],
+    _meta: { [DIRECTIVES_META_KEY]: answer.directives },
+  };
+}
+
+/**
+ * The same result for our own server: the `result` text the plugin wrote as JSON goes to the client as it is
+ * (`RawJson`), instead of being serialised again.
+ */
+export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
+  const json = resultJsonOf(answer);
+  // Typed as the string it stands for: the server writes it as that string's JSON, and only our server gets it.
+  const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
+  return {
+    content: [{ type: 'text', text }],
     _meta: { [DIRECTIVES_META_KEY]: answer.directives },
   };
 }

@@ -26,6 +26,8 @@ export interface NativePlugin {
   /** Queues jobs in order: (id, kind) pairs, and each job's two strings NUL-ended; false once closing. */
   submit(heads: Uint32Array, text: string): boolean;
   cancel(id: number): boolean;
+  /** The finished jobs now, as `onBatch` would get them, spinning up to `spinMicros` for the first one. */
+  collect(spinMicros: number): unknown[] | undefined;
   executeSync(tool: string, argsJson: string): string | null;
   ref(): void;
   unref(): void;

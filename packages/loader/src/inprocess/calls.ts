@@ -3,13 +3,14 @@
  *
  * New jobs collect in an outbox that is handed to the addon once per microtask turn, so a burst of calls
  * crosses into native code (and wakes the instance thread) once. The addon reports finished jobs in batches
- * (`settle`). A time limit or an AbortSignal rejects the promise at once; the job is dropped if it has not
- * started yet. A call already inside the plugin cannot be interrupted in-process: it runs to its end on the
+ * (`settle`), or to a lone call's own short spin (`collect`). A time limit or an AbortSignal rejects the
+ * promise at once; the job is dropped if it has not started yet. A call already inside the plugin cannot be interrupted in-process: it runs to its end on the
  * instance's thread, and its late answer (already copied and released with the plugin's `entropic_free`) is
  * discarded here.
  */
 import type { PluginError } from '../errors.js';
 import { armCall, type CallLimits, cancelledAlready, STOPPED, type StopCode } from '../guard.js';
+import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import type { JobKind, NativePlugin } from './binding.js';
 
 /** Builds the error a call stopped early is rejected with. */
@@ -28,6 +29,7 @@ interface Waiting {
 }
 
 const NO_LIMITS: CallLimits = { timeoutMs: 0 };
+
 const SEPARATOR = '\0';
 
 export class CallTable {
@@ -42,6 +44,7 @@ export class CallTable {
   #flushQueued = false;
   /** A call in the outbox was stopped: leave it out at the next flush. */
   #outboxStale = false;
+  readonly #spin = new SpinPolicy();
 
   /** `connect` receives the batch callback and returns the instance it belongs to. */
   constructor(
@@ -99,11 +102,21 @@ export class CallTable {
       [heads, text] = this.#withoutStopped(heads, text);
       if (heads.length === 0) return;
     }
-    if (this.#native.submit(new Uint32Array(heads), text)) return;
+    if (this.#native.submit(new Uint32Array(heads), text)) {
+      if (this.#spin.wanted(this.#waiting.size)) this.#collect();
+      return;
+    }
     for (let i = 0; i < heads.length; i += 2) {
       this.#stop(heads[i] as number, 'ENTROPIC_ERROR_CANCELLED', STOPPED.dropped);
     }
   };
+
+  /** Spins briefly for the answers of a lone call (see spin.ts), settling them here when they come. */
+  #collect(): void {
+    const list = this.#native.collect(SPIN_MICROS);
+    this.#spin.record(list !== undefined);
+    if (list !== undefined) this.#settle(list);
+  }
 
   readonly #settle = (list: unknown[]): void => {
     for (let i = 0; i < list.length; i += 2) {

@@ -5,9 +5,11 @@
  * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { readSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { loadRefusal } from '../guard.js';
+import { SPIN_MICROS } from '../spin.js';
 import { FrameReader, type Op, RequestBatch, Status } from './frames.js';
 
 export interface HostReady {
@@ -27,6 +29,10 @@ export interface HostExit {
 export interface HostEvents {
   onAnswer(id: number, status: number, payload: Buffer): void;
   onExit(exit: HostExit): void;
+  /** Asked after each write of requests: true to spin briefly for the answers on this thread (spin.ts). */
+  wantsSpin(): boolean;
+  /** What that spin found. */
+  spun(found: boolean): void;
 }
 
 export interface HostSpawnOptions {
@@ -37,11 +43,14 @@ export interface HostSpawnOptions {
 }
 
 const STDERR_TAIL = 4096;
+/** Where a spin reads the answer pipe; what it read is copied out. */
+const spinBuffer = Buffer.allocUnsafe(64 * 1024);
 
 export class HostProcess {
   readonly ready: Promise<HostReady>;
   #child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly #queue = new RequestBatch();
+  readonly #reader: FrameReader;
   #flushScheduled = false;
   #stderr = '';
   #killed = false;
@@ -61,6 +70,7 @@ export class HostProcess {
       this.#settleReady = { resolve, reject };
     });
     const reader = new FrameReader((id, status, payload) => this.#frame(id, status, payload));
+    this.#reader = reader;
     this.#child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#child.stderr.setEncoding('utf8');
     this.#child.stderr.on('data', (text: string) => this.#onStderr(text));
@@ -118,6 +128,37 @@ export class HostProcess {
     this.#flushScheduled = false;
     if (this.#queue.length === 0 || this.#exited) return;
     this.#child.stdin.write(this.#queue.take());
+    const events = this.#events;
+    if (events?.wantsSpin() === true) events.spun(this.#spinRead());
+  }
+
+  /**
+   * Reads the answer pipe directly for up to SPIN_MICROS (its descriptor is non-blocking; the stream, which
+   * reads the same descriptor, then finds nothing there). True when something came, which the frame reader
+   * has then handed on.
+   */
+  #spinRead(): boolean {
+    const fd = (this.#child.stdout as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+    if (typeof fd !== 'number' || fd < 0) return false;
+    const until = performance.now() + SPIN_MICROS / 1000;
+    const traceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0; // each empty read throws EAGAIN: no stack to capture
+    try {
+      for (;;) {
+        let got: number;
+        try {
+          got = readSync(fd, spinBuffer, 0, spinBuffer.length, null);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || performance.now() >= until) return false;
+          continue;
+        }
+        if (got === 0) return false; // the end of the pipe: the stream reports it
+        this.#reader.push(Buffer.from(spinBuffer.subarray(0, got)));
+        return true;
+      }
+    } finally {
+      Error.stackTraceLimit = traceLimit;
+    }
   }
 
   #onStderr(text: string): void {

@@ -11,6 +11,7 @@
  *   host; a call that may have been running when the kill landed is failed instead (it may have run partly).
  */
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { SpinPolicy } from '../spin.js';
 import { Op, Status } from './frames.js';
 import {
   describeExit,
@@ -43,6 +44,7 @@ export class HostSession {
   #inFlight = new Map<number, Call>();
   #nextId = 1;
   #exitWaiters: (() => void)[] = [];
+  readonly #spin = new SpinPolicy();
   #name: string | undefined;
   readonly #spawn: HostSpawnOptions;
   readonly #replay: Replay;
@@ -108,6 +110,8 @@ export class HostSession {
     host.attach({
       onAnswer: (id, status, payload) => this.#answer(id, status, payload),
       onExit: (exit) => this.#exit(host, exit),
+      wantsSpin: () => this.#spin.wanted(this.#inFlight.size),
+      spun: (found) => this.#spin.record(found),
     });
     return host;
   }

@@ -14,6 +14,11 @@ export interface SharedServe {
   close(): Promise<void>;
 }
 
+const NO_SHARED_KEY =
+  'entropic-mcp serve: warning: --redis without mcp.request_state_key: this process seals 2026-07-28 ' +
+  'requestState with a key of its own, so a multi-round-trip retry that reaches another serve process ' +
+  'is refused; set mcp.request_state_key (at least 32 characters, the same on every machine)\n';
+
 /** Redis refused or unreachable at start-up; the message names the URL (no password) and why. */
 export class SharedStateError extends Error {}
 
@@ -22,6 +27,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
     plan.requestStateKey === undefined ? {} : { requestState: { key: plan.requestStateKey } };
   if (plan.redis === undefined) return { server: requestState, http: {}, close: async () => {} };
   if (plan.transport.kind !== 'http') throw new SharedStateError('--redis (or mcp.redis) needs --http');
+  if (plan.requestStateKey === undefined) report(NO_SHARED_KEY);
   const { createRedisSharedState, RedisUnavailableError } = await importRedis();
   try {
     const shared = await createRedisSharedState(plan.redis, {

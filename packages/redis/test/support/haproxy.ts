@@ -15,7 +15,11 @@ export interface HaproxyProcess {
   stop(): Promise<void>;
 }
 
-/** The configuration text: one frontend, one round-robin backend, health checks off (tests kill nodes). */
+/**
+ * The configuration text: one frontend, one round-robin backend whose servers are `node0`, `node1`, …
+ * in the order given; every answer names the server that gave it in `X-Served-By`. Health checks
+ * every 500 ms take a killed backend out after one failure.
+ */
 export function haproxyConfig(port: number, backends: readonly number[]): string {
   const servers = backends.map((p, i) => `  server node${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`);
   return [
@@ -34,6 +38,7 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
     '  default_backend nodes',
     'backend nodes',
     '  balance roundrobin',
+    '  http-response set-header X-Served-By %[srv_name]',
     ...servers,
     '',
   ].join('\n');

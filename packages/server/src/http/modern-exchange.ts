@@ -6,6 +6,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type {
   JsonRpcMessage,
   MessageContext,
@@ -65,7 +66,7 @@ export class ModernExchange implements Transport {
     // Only notifications of this request travel, and only on a stream; the server sends no requests.
     if (message.id !== undefined || options?.relatedRequestId !== this.#id || !this.#stream) return;
     this.#open();
-    this.res.write(sseEvent(undefined, JSON.stringify(message)));
+    this.res.write(sseEvent(undefined, encodeJson(message)));
   }
 
   #open(): void {
@@ -82,7 +83,7 @@ export class ModernExchange implements Transport {
   }
 
   #answer(message: JsonRpcMessage): void {
-    const text = JSON.stringify(message);
+    const text = encodeJson(message);
     if (this.#streaming) this.res.end(sseEvent(undefined, text));
     else if (writable(this.res)) {
       this.res.writeHead(

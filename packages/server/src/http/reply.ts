@@ -4,6 +4,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type { JsonRpcMessage } from '../transport/types.js';
 
 const encoder = new TextEncoder();
@@ -48,7 +49,7 @@ export function withLength(head: Head, body: string): string[] {
 
 /** A 200 answer with one JSON body (a message, or a batch's array of them). */
 export function sendJson(res: ServerResponse, head: Head, body: JsonRpcMessage | JsonRpcMessage[]): void {
-  const text = JSON.stringify(body);
+  const text = encodeJson(body);
   res.writeHead(200, withLength(head, text));
   res.end(text);
 }

@@ -81,7 +81,8 @@ export class SharedSessions {
 
   /**
    * A request of the session arrived here: keep what the registry needs and push its expiry back.
-   * Rejects with SharedStateUnavailable when shared state cannot be reached.
+   * Rejects with SharedStateUnavailable when shared state cannot be reached (an initialize then
+   * closes its new session here: the client gets the error, not a session only this process knows).
    */
   async noteRequest(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
     const sessionId = transport.sessionId;
@@ -90,6 +91,8 @@ export class SharedSessions {
     try {
       if (message.method === 'initialize') {
         this.#initParams.set(transport, (message.params ?? {}) as Record<string, unknown>);
+        // Refuse now rather than open a session that no other process could ever find.
+        await registry.load(sessionId);
         return;
       }
       if (message.method === 'logging/setLevel') {
@@ -106,6 +109,7 @@ export class SharedSessions {
         await registry.touch(sessionId, this.#config.ttlMs);
       }
     } catch (error) {
+      if (message.method === 'initialize') await transport.close(false);
       throw new SharedStateUnavailable(error);
     }
   }

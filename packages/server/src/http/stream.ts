@@ -9,6 +9,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import { type Head, withLength } from './reply.js';
@@ -77,7 +78,7 @@ export class SseStream {
 
   /** Write one message, storing it first when the session is resumable; `end` closes after it. */
   emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
-    const data = JSON.stringify(message);
+    const data = encodeJson(message);
     if (store === undefined) {
       this.#out(sseEvent(undefined, data), maxBacklog, end, undefined);
       return;

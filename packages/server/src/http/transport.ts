@@ -180,15 +180,16 @@ export class HttpServerTransport implements Transport {
         return;
       }
       if (found?.streamId.startsWith(`${this.sessionId}.`)) {
-        const stream = this.#streams.get(found.streamId);
-        if (writable(stream?.res)) {
-          sendJsonError(res, 409, -32000, 'Conflict: that stream already has a connection');
-          return;
-        }
-        if (stream !== undefined) stream.resume(res, this.#sseHead, found.events);
-        else if (this.#config.nodeId !== undefined && isGetStream(found.streamId)) {
-          this.#standaloneStream().resume(res, this.#sseHead, found.events); // another process's GET
-        } else sseReplay(res, this.#sseHead, found.events, true);
+        const stream =
+          this.#streams.get(found.streamId) ??
+          (this.#config.nodeId !== undefined && isGetStream(found.streamId)
+            ? this.#standaloneStream() // another process's GET stream: this one carries on
+            : undefined);
+        if (stream === undefined) return sseReplay(res, this.#sseHead, found.events, true);
+        // A resuming client has lost the old connection even when this side has not noticed yet
+        // (a load balancer may keep its half open): the new connection replaces it.
+        stream.detach();
+        stream.resume(res, this.#sseHead, found.events);
         return;
       }
     }

@@ -4,6 +4,7 @@
  */
 
 import type { Readable, Writable } from 'node:stream';
+import { encodeJson } from '../core/raw-json.js';
 import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from '../transport/types.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -99,7 +100,7 @@ export class StdioServerTransport implements Transport {
       this.onerror?.(new Error('send on a closed stdio transport'));
       return;
     }
-    this.queue.push(JSON.stringify(message));
+    this.queue.push(encodeJson(message));
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.flushBound);

@@ -3,6 +3,7 @@
  * text on the way (as it would on a wire) and is delivered on a later microtask.
  */
 
+import { encodeJson } from '../core/raw-json.js';
 import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from './types.js';
 
 export interface InMemoryTransportOptions {
@@ -40,7 +41,7 @@ export class InMemoryTransport implements Transport {
       this.onerror?.(new Error('send on a closed in-memory transport'));
       return;
     }
-    this.peer.receiveText(JSON.stringify(message));
+    this.peer.receiveText(encodeJson(message));
   }
 
   /** Deliver raw text as if it arrived on the wire (lets tests send malformed frames). */

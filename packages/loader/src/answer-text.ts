@@ -1,0 +1,68 @@
+/**
+ * The fast reading of a plugin's `execute` answer in its usual compact shape, `{"result":"…"}` or
+ * `{"result":"…","directives":[]}`: the `result` string literal is checked (and decoded only when it holds
+ * escapes) and kept as JSON text, so the bridge can write it to the client as it is, without serialising the
+ * text a second time. Any other shape, and anything doubtful, is left to the full parse in validate.ts, which
+ * words the errors.
+ */
+import type { PluginAnswer } from './types.js';
+
+const HEAD = '{"result":"';
+const DIRECTIVES = ',"directives":[]}';
+const BACKSLASH = 92;
+
+/** A raw control character: JSON strings must escape them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this is the check for them
+const CONTROL = /[\u0000-\u001f]/;
+
+/** Where the raw `result` literal of an answer read by `compactAnswer` is kept (not enumerable). */
+const RESULT_JSON = Symbol('entropic.resultJson');
+
+/** Index of the quote closing the string literal opened at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let at = open;
+  for (;;) {
+    at = text.indexOf('"', at + 1);
+    if (at < 0) return -1;
+    let escapes = 0;
+    while (text.charCodeAt(at - 1 - escapes) === BACKSLASH) escapes++;
+    if ((escapes & 1) === 0) return at;
+  }
+}
+
+/** A literal without escapes is its own content, once it holds no control character. */
+function plain(literal: string): string | undefined {
+  return CONTROL.test(literal) ? undefined : literal.slice(1, -1);
+}
+
+/** A literal with escapes, decoded by JSON.parse (which also checks them); undefined when it is not valid. */
+function unescaped(literal: string): string | undefined {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer when `text` has the compact shape with a valid `result` literal; undefined otherwise. */
+export function compactAnswer(text: string): PluginAnswer | undefined {
+  if (!text.startsWith(HEAD)) return undefined;
+  const open = HEAD.length - 1;
+  const close = closingQuote(text, open);
+  if (close < 0) return undefined;
+  const rest = text.length - close - 1;
+  if (!(rest === 1 ? text.endsWith('}') : rest === DIRECTIVES.length && text.endsWith(DIRECTIVES))) {
+    return undefined;
+  }
+  const literal = text.slice(open, close + 1);
+  const result = literal.indexOf('\\') < 0 ? plain(literal) : unescaped(literal);
+  if (result === undefined) return undefined;
+  const answer: PluginAnswer = { result, directives: [] };
+  Object.defineProperty(answer, RESULT_JSON, { value: literal });
+  return answer;
+}
+
+/** The `result` of an answer as the JSON string literal the plugin wrote, when `compactAnswer` read it. */
+export function resultJsonOf(answer: PluginAnswer): string | undefined {
+  return (answer as { [RESULT_JSON]?: string })[RESULT_JSON];
+}

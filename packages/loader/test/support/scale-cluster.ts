@@ -1,0 +1,75 @@
+/**
+ * A scale-out deployment for tests, from real parts: a redis-server, N `entropic-mcp serve --http
+ * --redis` processes (the echo example plugin, the scale tools module, one shared MRTR key) and an
+ * HAProxy in front (round robin, no stickiness; `X-Served-By: nodeI` names the backend of each answer).
+ */
+
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type HaproxyProcess, startHaproxy } from '../../../redis/test/support/haproxy.js';
+import { type RedisProcess, startRedis } from '../../../redis/test/support/redis-server.js';
+import { examplePlugins, type HttpServer, LOADER_ROOT, startHttp, tempDir } from './serve-helpers.js';
+
+export const SCALE_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
+export const ECHO_PLUGIN = examplePlugins().find((p) => p.endsWith('echo.so'));
+
+export interface ScaleCluster {
+  readonly redis: RedisProcess;
+  readonly proxy: HaproxyProcess;
+  /** The serve processes, `nodes[i]` being HAProxy's `nodeI`. */
+  readonly nodes: HttpServer[];
+  /** The MCP endpoint through HAProxy. */
+  readonly endpoint: string;
+  /** The serve process HAProxy names `served` (an `X-Served-By` value). */
+  node(served: string | null | undefined): HttpServer;
+  /** SIGKILL node `i` and wait until it is gone. */
+  kill(i: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startScaleCluster(count: number): Promise<ScaleCluster> {
+  const dir = tempDir('scale');
+  const config = join(dir, 'entropic.yaml');
+  // Separate processes share the key that seals multi-round-trip requestState through the config.
+  writeFileSync(config, `mcp:\n  request_state_key: ${randomBytes(24).toString('hex')}\n`);
+  const redis = await startRedis();
+  const nodes: HttpServer[] = [];
+  let proxy: HaproxyProcess | undefined;
+  const stop = async (): Promise<void> => {
+    await proxy?.stop();
+    await Promise.all(nodes.filter((n) => n.child.exitCode === null).map((n) => n.stop()));
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const args = ['--config', config, '--redis', redis.url, '--tools-module', SCALE_TOOLS];
+    if (ECHO_PLUGIN !== undefined) args.push('--plugin', ECHO_PLUGIN);
+    nodes.push(...(await Promise.all(Array.from({ length: count }, () => startHttp(args)))));
+    proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const started = proxy;
+  return {
+    redis,
+    proxy: started,
+    nodes,
+    endpoint: `${started.url}/mcp`,
+    node(served) {
+      const match = /^node(\d+)$/.exec(served ?? '');
+      const found = match === null ? undefined : nodes[Number(match[1])];
+      if (found === undefined) throw new Error(`no serve process is called ${String(served)}`);
+      return found;
+    },
+    async kill(i) {
+      const victim = nodes[i] as HttpServer;
+      if (victim.child.exitCode !== null) return;
+      const gone = new Promise((r) => victim.child.once('exit', r));
+      victim.child.kill('SIGKILL');
+      await gone;
+    },
+    stop,
+  };
+}
