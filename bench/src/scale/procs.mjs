@@ -81,7 +81,7 @@ export class Processes {
     return { port, child, pid: child.pid };
   }
 
-  /** HAProxy in front of `backends` (ports), round robin, keep-alive to the servers. */
+  /** HAProxy in front of `backends` (ports), round robin, keep-alive on both sides. */
   async haproxy(backends) {
     const port = await freePort();
     const file = join(this.#dir, `haproxy-${port}.cfg`);
@@ -97,13 +97,15 @@ export class Processes {
         '  timeout connect 2s',
         '  timeout client 10m',
         '  timeout server 10m',
+        '  timeout http-keep-alive 10m',
         '  option http-keep-alive',
+        '  retries 3',
+        '  retry-on conn-failure empty-response', // a kept-alive server connection closed as it was reused
         'frontend f',
         `  bind 127.0.0.1:${port}`,
         '  default_backend b',
         'backend b',
         '  balance roundrobin',
-        '  http-reuse always',
         servers,
         '',
       ].join('\n'),

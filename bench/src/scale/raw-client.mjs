@@ -6,28 +6,43 @@
 import { connect } from 'node:net';
 import { callParams, modernCallHeaders } from '../era.mjs';
 
+const open = (port) =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, noDelay: true }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+
 class RawClient {
+  #port;
   #socket;
   #request;
   #expect;
   #text = '';
   #waiting;
 
-  constructor(socket, request, expect) {
-    this.#socket = socket;
+  constructor(port, socket, request, expect) {
+    this.#port = port;
     this.#request = request;
     this.#expect = expect;
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => this.#read(chunk));
-    socket.on('error', (error) => this.#settle(error));
-    socket.on('close', () => this.#settle(new Error('the server closed the connection')));
+    this.#use(socket);
   }
 
-  call() {
+  /** One call; a connection the peer closed while idle is opened again first, as any HTTP client does. */
+  async call() {
+    if (this.#socket.destroyed) this.#use(await open(this.#port));
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
       this.#socket.write(this.#request);
     });
+  }
+
+  #use(socket) {
+    this.#socket = socket;
+    this.#text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => this.#read(chunk));
+    socket.on('error', (error) => this.#settle(error));
+    socket.on('close', () => this.#settle(new Error('the connection closed before the answer')));
   }
 
   close() {
@@ -82,13 +97,7 @@ export async function openRawClients(port, target, count) {
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   const request = Buffer.from(`POST /mcp HTTP/1.1\r\n${lines.join('')}\r\n${body}`);
   const clients = [];
-  for (let i = 0; i < count; i++) {
-    const socket = await new Promise((resolve, reject) => {
-      const s = connect({ host: '127.0.0.1', port, noDelay: true }, () => resolve(s));
-      s.once('error', reject);
-    });
-    clients.push(new RawClient(socket, request, target.expect));
-  }
+  for (let i = 0; i < count; i++) clients.push(new RawClient(port, await open(port), request, target.expect));
   return {
     clients,
     close: () => {

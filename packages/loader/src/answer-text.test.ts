@@ -1,3 +1,4 @@
+// Tests of compact plugin answers (the result kept as the plugin's JSON text) and of parseAnswer through that path.
 import { describe, expect, it } from 'vitest';
 import { compactAnswer, resultJsonOf } from './answer-text.js';
 import { PluginError } from './errors.js';

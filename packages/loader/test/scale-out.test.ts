@@ -5,12 +5,12 @@
  */
 
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../redis/test/support/ports.js';
+import { callTool, openLegacySession } from './support/raw-mcp.js';
 import { ECHO_PLUGIN, SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './support/serve-helpers.js';
 
@@ -106,20 +106,12 @@ describe('serve --redis behind HAProxy', () => {
     try {
       await waitFor(() => /2 workers serving/.test(stderr), 60_000, 'both workers');
       // A new connection per request: node:cluster hands connections to the workers in turn.
-      const agent = new Agent({ keepAlive: false });
-      const init = await rawPost(listen, agent, INIT);
-      const session = init.headers['mcp-session-id'] as string;
-      await rawPost(listen, agent, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+      const endpoint = `http://127.0.0.1:${listen}/mcp`;
+      const session = await openLegacySession(endpoint);
       const pids = new Set<string>();
       for (let id = 1; id <= 8; id++) {
-        const res = await rawPost(
-          listen,
-          agent,
-          { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'scale.pid', arguments: {} } },
-          session,
-        );
-        const match = /"text":"(\d+):/.exec(res.body);
-        if (match) pids.add(match[1] as string);
+        const answer = await callTool(endpoint, session, id, 'scale.pid');
+        pids.add(textOf(answer.message?.result).split(':')[0] as string);
       }
       expect(pids.size).toBe(2);
     } finally {
@@ -151,35 +143,3 @@ describe('serve --redis behind HAProxy', () => {
     expect(down.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:1 is not reachable: .*ECONNREFUSED/);
   });
 });
-
-const INIT = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w', version: '1' } },
-};
-
-function rawPost(
-  port: number,
-  agent: Agent,
-  body: unknown,
-  session?: string,
-): Promise<{ headers: Record<string, unknown>; body: string }> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-  };
-  if (session !== undefined)
-    Object.assign(headers, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers, agent }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => {
-        text += c.toString();
-      });
-      res.on('end', () => resolve({ headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}

@@ -1,3 +1,4 @@
+// Tests of RawJson and encodeJson: JSON text written into an outgoing message as it is.
 import { describe, expect, it } from 'vitest';
 import { encodeJson, RawJson } from './raw-json.js';
 
