@@ -73,7 +73,7 @@ export function createMcpHttpHandler(
   );
   const store =
     opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
-  const headHold = new HeadHold(opts.sseHeadHoldMs);
+  const headHold = new HeadHold(opts.sseHeadHoldMs, (error) => report(error));
   const allowHeader = opts.stateless ? 'POST' : 'GET, POST, DELETE';
   const onEnd = (transport: HttpServerTransport): void => {
     sessions.remove(transport);

@@ -21,9 +21,18 @@ export class HeadHold {
   #aged: Flushable[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #tick = (): void => this.#onTick();
+  readonly #onError: ((error: unknown) => void) | undefined;
 
-  /** `ms` is the shortest hold; a stream is flushed between `ms` and `2 * ms` after it was held. */
-  constructor(readonly ms: number) {}
+  /**
+   * `ms` is the shortest hold; a stream is flushed between `ms` and `2 * ms` after it was held. A flush
+   * that throws is reported to `onError` and never keeps the others from leaving.
+   */
+  constructor(
+    readonly ms: number,
+    onError?: (error: unknown) => void,
+  ) {
+    this.#onError = onError;
+  }
 
   /** Flush `stream` after the hold (at once when the hold is 0). */
   hold(stream: Flushable): void {
@@ -42,7 +51,7 @@ export class HeadHold {
     const all = [...this.#aged, ...this.#fresh];
     this.#aged = [];
     this.#fresh = [];
-    for (const stream of all) stream.flush();
+    this.#flushAll(all);
   }
 
   #arm(): void {
@@ -53,11 +62,20 @@ export class HeadHold {
   #onTick(): void {
     const due = this.#aged;
     this.#aged = this.#fresh;
-    this.#fresh = due;
-    for (let i = 0; i < due.length; i++) (due[i] as Flushable).flush();
-    due.length = 0;
+    this.#fresh = [];
     if (this.#aged.length > 0) this.#arm();
     else this.#timer = undefined;
+    this.#flushAll(due);
+  }
+
+  #flushAll(streams: readonly Flushable[]): void {
+    for (const stream of streams) {
+      try {
+        stream.flush();
+      } catch (error) {
+        this.#onError?.(error);
+      }
+    }
   }
 }
 
