@@ -1,5 +1,4 @@
 /** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
-
 import { McpServer } from '@entropic-mcp/server';
 import type { CancelHook } from '../guard.js';
 import type { CallOptions, Plugin, PluginTool } from '../types.js';

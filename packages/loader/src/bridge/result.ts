@@ -17,11 +17,16 @@ export const ERROR_META_KEY = 'io.entropic/error';
 /** The `_meta` key on each plugin tool's definition: `{ plugin, tool }`. */
 export const PLUGIN_META_KEY = 'io.entropic/plugin';
 
-export function answerToResult(answer: PluginAnswer): BridgeToolResult {
+/** A plugin's success: its `result` as one text block (`text` stands for it), its directives in `_meta`. */
+function successResult(answer: PluginAnswer, text: string): BridgeToolResult {
   return {
-    content: [{ type: 'text', text: answer.result }],
+    content: [{ type: 'text', text }],
     _meta: { [DIRECTIVES_META_KEY]: answer.directives },
   };
+}
+
+export function answerToResult(answer: PluginAnswer): BridgeToolResult {
+  return successResult(answer, answer.result);
 }
 
 /**
@@ -31,11 +36,7 @@ export function answerToResult(answer: PluginAnswer): BridgeToolResult {
 export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
   const json = resultJsonOf(answer);
   // Typed as the string it stands for: the server writes it as that string's JSON, and only our server gets it.
-  const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
-  return {
-    content: [{ type: 'text', text }],
-    _meta: { [DIRECTIVES_META_KEY]: answer.directives },
-  };
+  return successResult(answer, json === undefined ? answer.result : (new RawJson(json) as unknown as string));
 }
 
 /** What a client sees names the plugin's file, never where it lives on the server. */
