@@ -1,8 +1,9 @@
 /**
- * When a lone in-process call waits for its answer by spinning on the JS thread (yielding the core meanwhile):
- * right after it was handed to the instance thread, with at most SPIN_MAX_IN_FLIGHT calls in flight, for up to
- * SPIN_MICROS. Going to sleep and being woken by the instance thread costs more CPU and latency than a fast
- * plugin takes. (Isolated calls do not spin: reading the host's pipe early saved no latency in our runs.) After a
+ * When a lone plugin call waits for its answer by spinning on the JS thread (yielding the core meanwhile):
+ * right after it was handed to the instance thread (in-process) or written to the host's pipe (isolated), with
+ * at most SPIN_MAX_IN_FLIGHT calls in flight, for up to SPIN_MICROS. Going to sleep and being woken costs more
+ * CPU and latency than a fast plugin takes. (The host process does the same on its side: after answering it
+ * looks for the next request for a moment before it sleeps; see native/host/channel.c.) After a
  * spin that found nothing (a slow tool, a busy machine) the next submissions go without one: 1, then 2, 4...
  * up to SPIN_MAX_PAUSE after each further miss in a row, so a slow tool costs a spin only now and then.
  */

@@ -1,10 +1,13 @@
 // Entry of the in-process addon: `setErrorClass(PluginError)` once, then `NativePlugin` instances.
 #include <entropic/interfaces/i_mcp_server.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <napi.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <string>
 
@@ -57,11 +60,41 @@ Napi::Value ProtectStdioJs(const Napi::CallbackInfo& info) {
   return fds;
 }
 
+// spinRead(fd, buffer, micros): reads what the pipe `fd` holds into `buffer`, looking for up to `micros`
+// (at most 1000) with the core yielded between looks. Returns the bytes read, 0 when nothing came in time or
+// the read would block, -1 at end of input or on an error (the stream that owns the fd then sees it too).
+Napi::Value SpinReadJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber() || !info[1].IsBuffer() || !info[2].IsNumber()) {
+    throw Napi::TypeError::New(env, "spinRead(fd, buffer, micros) needs a number, a Buffer and a number");
+  }
+  int fd = info[0].As<Napi::Number>().Int32Value();
+  Napi::Buffer<char> buffer = info[1].As<Napi::Buffer<char>>();
+  int64_t micros = info[2].As<Napi::Number>().Int64Value();
+  if (micros < 0) micros = 0;
+  if (micros > 1000) micros = 1000;
+  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
+  struct pollfd p = {fd, POLLIN, 0};
+  for (;;) {
+    int ready = poll(&p, 1, 0);
+    if (ready > 0) break;
+    if (ready < 0 && errno != EINTR) return Napi::Number::New(env, -1);
+    if (std::chrono::steady_clock::now() >= until) return Napi::Number::New(env, 0);
+    sched_yield();
+  }
+  ssize_t n;
+  do n = read(fd, buffer.Data(), buffer.Length());
+  while (n < 0 && errno == EINTR);
+  if (n < 0) return Napi::Number::New(env, errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1);
+  return Napi::Number::New(env, n == 0 ? -1 : static_cast<double>(n));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   std::string mismatch = entropic_loader::CheckEntryPointTable();
   if (!mismatch.empty()) throw Napi::Error::New(env, "entropic_loader was built with inconsistent ABI tables: " + mismatch);
   exports.Set("setErrorClass", Napi::Function::New<SetErrorClassJs>(env, "setErrorClass"));
   exports.Set("protectStdio", Napi::Function::New<ProtectStdioJs>(env, "protectStdio"));
+  exports.Set("spinRead", Napi::Function::New<SpinReadJs>(env, "spinRead"));
   exports.Set("NativePlugin", entropic_loader::NativePlugin::Define(env));
   exports.Set("apiVersion", Napi::Number::New(env, ENTROPIC_MCP_PLUGIN_API_VERSION));
   return exports;

@@ -15,6 +15,7 @@ typedef struct {
   char* out;
   size_t out_len;
   size_t out_cap;
+  long spin_ns; /* how long channel_read polls before it blocks; 0: it blocks at once */
 } channel_t;
 
 typedef struct {

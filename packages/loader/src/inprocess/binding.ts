@@ -41,6 +41,8 @@ export interface Addon {
   setErrorClass(errorClass: typeof PluginError): void;
   /** Moves the protocol off fds 0 and 1 (once per process); see `native/addon/addon.cc`. */
   protectStdio(): { readonly input: number; readonly output: number };
+  /** Reads a pipe for up to `micros` with the core yielded between looks; bytes read, 0 none, -1 end/error. */
+  spinRead(fd: number, buffer: Buffer, micros: number): number;
 }
 
 const require = createRequire(import.meta.url);

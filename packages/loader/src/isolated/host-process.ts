@@ -8,7 +8,9 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { loadRefusal } from '../guard.js';
+import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { FrameReader, type Op, RequestBatch, Status } from './frames.js';
+import { spinReader } from './spin-read.js';
 
 export interface HostReady {
   readonly name: string;
@@ -51,6 +53,11 @@ export class HostProcess {
   #events: HostEvents | undefined;
   #settleReady: { resolve(r: HostReady): void; reject(e: Error): void } | undefined;
   readonly #options: HostSpawnOptions;
+  readonly #reader: FrameReader;
+  /** Requests written and not answered yet. */
+  #outstanding = 0;
+  readonly #spin = new SpinPolicy();
+  readonly #spinRead = spinReader();
 
   constructor(options: HostSpawnOptions) {
     this.#options = options;
@@ -61,6 +68,7 @@ export class HostProcess {
       this.#settleReady = { resolve, reject };
     });
     const reader = new FrameReader((id, status, payload) => this.#frame(id, status, payload));
+    this.#reader = reader;
     this.#child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#child.stderr.setEncoding('utf8');
     this.#child.stderr.on('data', (text: string) => this.#onStderr(text));
@@ -86,6 +94,7 @@ export class HostProcess {
 
   send(id: number, op: Op, parts: readonly string[]): void {
     this.#queue.add(id, op, parts);
+    this.#outstanding++;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(this.#flushBound);
@@ -118,6 +127,16 @@ export class HostProcess {
     this.#flushScheduled = false;
     if (this.#queue.length === 0 || this.#exited) return;
     this.#child.stdin.write(this.#queue.take());
+    if (this.#spinRead !== undefined && this.#spin.wanted(this.#outstanding)) this.#collect(this.#spinRead);
+  }
+
+  /** Waits briefly for the answers of a lone call on this thread (see spin.ts), reading them here. */
+  #collect(read: (fd: number, micros: number) => Buffer | undefined): void {
+    const fd = (this.#child.stdout as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    if (fd === undefined || fd < 0) return;
+    const chunk = read(fd, SPIN_MICROS);
+    this.#spin.record(chunk !== undefined);
+    if (chunk !== undefined) this.#reader.push(chunk);
   }
 
   #onStderr(text: string): void {
@@ -128,6 +147,7 @@ export class HostProcess {
 
   #frame(id: number, status: number, payload: Buffer): void {
     if (id !== 0 || this.#settleReady === undefined) {
+      this.#outstanding--;
       this.#events?.onAnswer(id, status, payload);
       return;
     }

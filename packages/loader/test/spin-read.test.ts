@@ -1,0 +1,56 @@
+// The addon's spinRead on a real pipe: what a lone isolated call uses to read the host's answer without sleeping.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadAddon } from '../src/inprocess/binding.js';
+import { spinReader } from '../src/isolated/spin-read.js';
+
+const children: ReturnType<typeof spawn>[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+/** A `cat` child whose stdout nobody reads through libuv: the test reads its fd directly. */
+function cat() {
+  const child = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
+  children.push(child);
+  child.stdout.pause();
+  const fd = (child.stdout as unknown as { _handle: { fd: number } })._handle.fd;
+  return { child, fd };
+}
+
+describe('spinRead', () => {
+  it('returns 0 once its time is up on an empty pipe, having waited about that long', () => {
+    const { fd } = cat();
+    const buffer = Buffer.alloc(64);
+    const started = process.hrtime.bigint();
+    expect(loadAddon('').spinRead(fd, buffer, 300)).toBe(0);
+    expect(Number(process.hrtime.bigint() - started) / 1000).toBeGreaterThanOrEqual(300);
+  });
+
+  it('reads what arrives while it looks', async () => {
+    const { child, fd } = cat();
+    child.stdin!.write('hello');
+    const read = spinReader()!;
+    let got: Buffer | undefined;
+    for (let i = 0; i < 2000 && got === undefined; i++) {
+      got = read(fd, 1000);
+      if (got === undefined) await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(got?.toString()).toBe('hello');
+    expect(read(fd, 0)).toBeUndefined();
+  });
+
+  it('says -1 at end of input, and refuses arguments of the wrong type', async () => {
+    const { child, fd } = cat();
+    child.stdin!.end();
+    await once(child, 'exit');
+    const addon = loadAddon('');
+    let n = 0;
+    for (let i = 0; i < 100 && n === 0; i++) n = addon.spinRead(fd, Buffer.alloc(8), 1000);
+    expect(n).toBe(-1);
+    expect(() => addon.spinRead('x' as unknown as number, Buffer.alloc(1), 1)).toThrow(
+      'spinRead(fd, buffer, micros) needs a number, a Buffer and a number',
+    );
+  });
+});
