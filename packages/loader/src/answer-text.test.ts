@@ -1,6 +1,6 @@
 // Tests of compact plugin answers (the result kept as the plugin's JSON text) and of parseAnswer through that path.
 import { describe, expect, it } from 'vitest';
-import { compactAnswer, resultJsonOf } from './answer-text.js';
+import { compactAnswer, RAW_MIN_LENGTH, resultJsonOf } from './answer-text.js';
 import { PluginError } from './errors.js';
 import { parseAnswer } from './validate.js';
 
@@ -17,7 +17,12 @@ describe('compactAnswer', () => {
     ],
     ['{"result":"ends in a backslash \\\\","directives":[]}', 'ends in a backslash \\'],
     ['{"result":"\\\\\\"","directives":[]}', '\\"'],
-  ])('reads %s as JSON.parse does and keeps the literal as written', (text, result) => {
+  ])('reads %s as JSON.parse does and keeps the literal as written when it is long', (short, end) => {
+    const pad = 'x'.repeat(RAW_MIN_LENGTH);
+    const text = short.replace('{"result":"', `{"result":"${pad}`);
+    const result = pad + end;
+    expect(compactAnswer(short)).toEqual({ result: end, directives: [] });
+    expect(resultJsonOf(compactAnswer(short)!)).toBeUndefined();
     const answer = compactAnswer(text);
     expect(answer).toEqual({ result, directives: [] });
     expect(answer).toEqual(

@@ -1,8 +1,8 @@
 /**
  * The fast reading of a plugin's `execute` answer in its usual compact shape, `{"result":"…"}` or
  * `{"result":"…","directives":[]}`: the `result` string literal is checked (and decoded only when it holds
- * escapes) and kept as JSON text, so the bridge can write it to the client as it is, without serialising the
- * text a second time. Any other shape, and anything doubtful, is left to the full parse in validate.ts, which
+ * escapes) and, when it is long, kept as JSON text, so the bridge can write it to the client as it is, without
+ * serialising the text a second time (a short text costs less to serialise again than to splice in). Any other shape, and anything doubtful, is left to the full parse in validate.ts, which
  * words the errors.
  */
 import type { PluginAnswer } from './types.js';
@@ -14,6 +14,9 @@ const BACKSLASH = 92;
 /** A raw control character: JSON strings must escape them. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: this is the check for them
 const CONTROL = /[\u0000-\u001f]/;
+
+/** Results shorter than this (in UTF-16 units of their literal) are not kept as JSON text. */
+export const RAW_MIN_LENGTH = 1024;
 
 /** Where the raw `result` literal of an answer read by `compactAnswer` is kept (not enumerable). */
 const RESULT_JSON = Symbol('entropic.resultJson');
@@ -58,11 +61,11 @@ export function compactAnswer(text: string): PluginAnswer | undefined {
   const result = literal.indexOf('\\') < 0 ? plain(literal) : unescaped(literal);
   if (result === undefined) return undefined;
   const answer: PluginAnswer = { result, directives: [] };
-  Object.defineProperty(answer, RESULT_JSON, { value: literal });
+  if (literal.length >= RAW_MIN_LENGTH) Object.defineProperty(answer, RESULT_JSON, { value: literal });
   return answer;
 }
 
-/** The `result` of an answer as the JSON string literal the plugin wrote, when `compactAnswer` read it. */
+/** The `result` of an answer as the JSON string literal the plugin wrote, when `compactAnswer` read it (long). */
 export function resultJsonOf(answer: PluginAnswer): string | undefined {
   return (answer as { [RESULT_JSON]?: string })[RESULT_JSON];
 }

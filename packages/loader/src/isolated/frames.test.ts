@@ -39,7 +39,9 @@ describe('frames', () => {
     const stream = Buffer.concat([answer(1, 0, 'first'), answer(2, 1, ''), answer(3, 0, 'x'.repeat(70000))]);
     for (const step of [1, 3, 4096, stream.length]) {
       const seen: [number, number, string][] = [];
-      const reader = new FrameReader((id, status, payload) => seen.push([id, status, payload.toString()]));
+      const reader = new FrameReader((id, status, buf, start, end) =>
+        seen.push([id, status, buf.toString('utf8', start, end)]),
+      );
       for (let at = 0; at < stream.length; at += step) reader.push(stream.subarray(at, at + step));
       expect(seen).toEqual([
         [1, 0, 'first'],

@@ -98,7 +98,8 @@ export class RequestBatch {
   }
 }
 
-export type FrameHandler = (id: number, status: number, payload: Buffer) => void;
+/** One answer frame; its payload is `buf[start, end)`, to be read before the handler returns. */
+export type FrameHandler = (id: number, status: number, buf: Buffer, start: number, end: number) => void;
 
 /** Cuts a byte stream into answer frames. Chunks are joined only when a frame is complete (no quadratic copy). */
 export class FrameReader {
@@ -131,11 +132,16 @@ export class FrameReader {
     while (buf.length - at >= 4) {
       const end = at + 4 + buf.readUInt32LE(at);
       if (buf.length < end) break;
-      this.#onFrame(buf.readUInt32LE(at + 4), buf[at + 8]!, buf.subarray(at + HEADER, end));
+      this.#onFrame(buf.readUInt32LE(at + 4), buf[at + 8]!, buf, at + HEADER, end);
       at = end;
     }
+    if (at === buf.length) {
+      this.#chunks = [];
+      this.#total = 0;
+      return;
+    }
     const rest = buf.subarray(at);
-    this.#chunks = rest.length > 0 ? [rest] : [];
+    this.#chunks = [rest];
     this.#total = rest.length;
   }
 }

@@ -27,7 +27,8 @@ export interface HostExit {
 }
 
 export interface HostEvents {
-  onAnswer(id: number, status: number, payload: Buffer): void;
+  /** An answer; its payload is `buf[start, end)`, to be read before returning. */
+  onAnswer(id: number, status: number, buf: Buffer, start: number, end: number): void;
   onExit(exit: HostExit): void;
 }
 
@@ -67,7 +68,7 @@ export class HostProcess {
     this.ready = new Promise<HostReady>((resolve, reject) => {
       this.#settleReady = { resolve, reject };
     });
-    const reader = new FrameReader((id, status, payload) => this.#frame(id, status, payload));
+    const reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
     this.#reader = reader;
     this.#child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#child.stderr.setEncoding('utf8');
@@ -145,12 +146,13 @@ export class HostProcess {
     else process.stderr.write(text);
   }
 
-  #frame(id: number, status: number, payload: Buffer): void {
+  #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
     if (id !== 0 || this.#settleReady === undefined) {
       this.#outstanding--;
-      this.#events?.onAnswer(id, status, payload);
+      this.#events?.onAnswer(id, status, buf, start, end);
       return;
     }
+    const payload = buf.subarray(start, end);
     const settle = this.#settleReady;
     this.#settleReady = undefined;
     const path = this.#options.pluginPath;

@@ -26,14 +26,7 @@ import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '.
 import { parseAnswer, parseToolList } from '../validate.js';
 import { findHost } from './find-host.js';
 import { Op } from './frames.js';
-import { type Call, codeDecoder, HostSession, textDecoder } from './session.js';
-
-interface CallSpec {
-  op: Op;
-  parts: string[];
-  tool?: string;
-  decode(status: number, payload: Buffer): unknown;
-}
+import { type Call, codeDecoder, type Decoder, HostSession, textDecoder } from './session.js';
 
 class IsolatedPlugin implements Plugin {
   readonly isolation: Isolation = 'process';
@@ -47,7 +40,7 @@ class IsolatedPlugin implements Plugin {
   #config: string | undefined;
   #workingDir: string | undefined;
   #closing: Promise<void> | undefined;
-  readonly #decoders = new Map<string, CallSpec['decode']>();
+  readonly #decoders = new Map<string, Decoder>();
 
   constructor(path: string, options: ResolvedLoadOptions) {
     this.path = path;
@@ -93,9 +86,8 @@ class IsolatedPlugin implements Plugin {
   listTools(): Promise<PluginTool[]> {
     const text = textDecoder(this.path, this.name);
     const ctx = { path: this.path, plugin: this.name };
-    return this.#call(
-      { op: Op.listTools, parts: [], decode: (s, p) => parseToolList(text(s, p), ctx) },
-      undefined,
+    return this.#call(Op.listTools, [], undefined, (s, b, from, to) =>
+      parseToolList(text(s, b, from, to), ctx),
     );
   }
 
@@ -103,22 +95,19 @@ class IsolatedPlugin implements Plugin {
     try {
       const name = checkToolName(tool);
       const json = argsToJson(args);
-      return this.#call(
-        { op: Op.execute, parts: [name, json], tool: name, decode: this.#decoderOf(name) },
-        options,
-      );
+      return this.#call(Op.execute, [name, json], name, this.#decoderOf(name), options);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   /** The answer decoder of one tool, made once per tool name after the plugin's name is known. */
-  #decoderOf(tool: string): CallSpec['decode'] {
+  #decoderOf(tool: string): Decoder {
     let decode = this.#decoders.get(tool);
     if (decode === undefined) {
       const text = textDecoder(this.path, this.name);
       const ctx = { path: this.path, plugin: this.name, tool };
-      decode = (s: number, p: Buffer) => parseAnswer(text(s, p), ctx);
+      decode = (s: number, b: Buffer, from: number, to: number) => parseAnswer(text(s, b, from, to), ctx);
       if (this.name !== '' && this.#decoders.size < 4096) this.#decoders.set(tool, decode);
     }
     return decode;
@@ -126,52 +115,50 @@ class IsolatedPlugin implements Plugin {
 
   async configure(config: unknown): Promise<void> {
     const json = configToJson(config);
-    await this.#call({
-      op: Op.configure,
-      parts: [json],
-      decode: codeDecoder(this.path, this.name, Op.configure),
-    });
+    await this.#call(Op.configure, [json], undefined, codeDecoder(this.path, this.name, Op.configure));
     this.#config = json;
   }
 
   async setWorkingDir(path: string): Promise<void> {
     const dir = checkDirectory(path, 'working directory');
-    await this.#call({
-      op: Op.setWorkingDir,
-      parts: [dir],
-      decode: codeDecoder(this.path, this.name, Op.setWorkingDir),
-    });
+    await this.#call(Op.setWorkingDir, [dir], undefined, codeDecoder(this.path, this.name, Op.setWorkingDir));
     this.#workingDir = dir;
   }
 
   close(): Promise<void> {
     if (this.#closing === undefined) {
-      const closeCall = this.#call({ op: Op.close, parts: [], decode: () => undefined });
+      const closeCall = this.#call(Op.close, [], undefined, () => undefined);
       this.#closing = closeCall.then(() => this.#session.exited());
     }
     return this.#closing;
   }
 
-  #call<T>(spec: CallSpec, options?: CallOptions): Promise<T> {
-    if (this.#closing !== undefined) return Promise.reject(closedError(this.#site(spec.tool)));
+  #call<T>(
+    op: Op,
+    parts: string[],
+    tool: string | undefined,
+    decode: Decoder,
+    options?: CallOptions,
+  ): Promise<T> {
+    if (this.#closing !== undefined) return Promise.reject(closedError(this.#site(tool)));
     const limits = checkCallOptions(options, this.#limits);
     if (cancelledAlready(limits)) {
-      const error = stoppedError(this.#site(spec.tool), 'ENTROPIC_ERROR_CANCELLED', STOPPED.cancelledEarly);
+      const error = stoppedError(this.#site(tool), 'ENTROPIC_ERROR_CANCELLED', STOPPED.cancelledEarly);
       return Promise.reject(error);
     }
     return new Promise<T>((resolve, reject) => {
       const call: Call = {
-        op: spec.op,
-        parts: spec.parts,
-        tool: spec.tool,
-        decode: spec.decode,
+        op,
+        parts,
+        tool,
+        decode,
         settled: false,
         resolve: resolve as (value: unknown) => void,
         reject,
       };
       this.#session.submit(call);
       const disarm = armCall(limits, (code, why) =>
-        this.#session.abandon(call, stoppedError(this.#site(spec.tool), code, why)),
+        this.#session.abandon(call, stoppedError(this.#site(tool), code, why)),
       );
       if (disarm === undefined) return;
       if (call.settled) {

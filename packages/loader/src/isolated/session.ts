@@ -24,12 +24,14 @@ export interface Call {
   readonly op: Op;
   readonly parts: readonly string[];
   readonly tool?: string | undefined;
-  /** Turns the answer frame into the value the caller gets (may throw a PluginError). */
-  decode(status: number, payload: Buffer): unknown;
+  /** Turns the answer frame (payload `buf[start, end)`) into the value the caller gets (may throw a PluginError). */
+  decode: Decoder;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   settled: boolean;
 }
+
+export type Decoder = (status: number, buf: Buffer, start: number, end: number) => unknown;
 
 /** What to send to a new host before anything else, read when the host starts. */
 export type Replay = () => { op: Op; parts: string[] }[];
@@ -106,7 +108,7 @@ export class HostSession {
     this.#host = host;
     this.#starting = true;
     host.attach({
-      onAnswer: (id, status, payload) => this.#answer(id, status, payload),
+      onAnswer: (id, status, buf, start, end) => this.#answer(id, status, buf, start, end),
       onExit: (exit) => this.#exit(host, exit),
     });
     return host;
@@ -169,11 +171,11 @@ export class HostSession {
     this.#host?.setReferenced(this.#starting || this.#inFlight.size > 0 || this.#waiting.length > 0);
   }
 
-  #answer(id: number, status: number, payload: Buffer): void {
+  #answer(id: number, status: number, buf: Buffer, start: number, end: number): void {
     const call = this.#inFlight.get(id);
     if (call === undefined) return;
     this.#inFlight.delete(id);
-    if (!call.settled) settle(call, () => call.decode(status, payload));
+    if (!call.settled) deliver(call, status, buf, start, end);
     this.#killIfHeadAbandoned();
     if (this.#inFlight.size === 0) this.#refresh();
   }
@@ -225,6 +227,19 @@ function raise(error: Error): never {
   throw error;
 }
 
+/** Settles a call with its decoded answer (or the decoder's error), without a closure per answer. */
+function deliver(call: Call, status: number, buf: Buffer, start: number, end: number): void {
+  call.settled = true;
+  let value: unknown;
+  try {
+    value = call.decode(status, buf, start, end);
+  } catch (error) {
+    call.reject(error as Error);
+    return;
+  }
+  call.resolve(value);
+}
+
 function settle(call: Call, produce: () => unknown): void {
   if (call.settled) return;
   call.settled = true;
@@ -252,9 +267,9 @@ export function opName(op: Op): string {
 
 /** Decoder for configure/set_working_dir: a non-zero entropic_error_t becomes a PluginError with its name. */
 export function codeDecoder(path: string, plugin: string | undefined, op: Op) {
-  return (status: number, payload: Buffer): void => {
-    if (status !== Status.code || payload.length < 4) throw protocolError(path, plugin, status, payload);
-    const value = payload.readInt32LE(0);
+  return (status: number, buf: Buffer, start: number, end: number): void => {
+    if (status !== Status.code || end - start < 4) throw protocolError(path, plugin, status, buf, start, end);
+    const value = buf.readInt32LE(start);
     if (value === 0) return;
     const err = PluginError.fromValue(value, '', { path, plugin });
     throw PluginError.fromValue(
@@ -270,10 +285,10 @@ export function codeDecoder(path: string, plugin: string | undefined, op: Op) {
 
 /** Decoder for list_tools/execute: the raw string, or null when the plugin returned NULL. */
 export function textDecoder(path: string, plugin: string | undefined) {
-  return (status: number, payload: Buffer): string | null => {
-    if (status === Status.string) return payload.toString('utf8');
+  return (status: number, buf: Buffer, start: number, end: number): string | null => {
+    if (status === Status.string) return buf.toString('utf8', start, end);
     if (status === Status.null) return null;
-    throw protocolError(path, plugin, status, payload);
+    throw protocolError(path, plugin, status, buf, start, end);
   };
 }
 
@@ -281,10 +296,12 @@ function protocolError(
   path: string,
   plugin: string | undefined,
   status: number,
-  payload: Buffer,
+  buf: Buffer,
+  start: number,
+  end: number,
 ): PluginError {
   const detail =
-    status === Status.badRequest ? payload.toString('utf8') : `unexpected answer status ${status}`;
+    status === Status.badRequest ? buf.toString('utf8', start, end) : `unexpected answer status ${status}`;
   return new PluginError(
     HOST_ERROR_CODES.unavailable,
     `${describePlugin(path, plugin)}: the plugin host said: ${detail}`,
