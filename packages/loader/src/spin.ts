@@ -12,6 +12,11 @@ export const SPIN_MICROS = 50;
 const SPIN_MAX_IN_FLIGHT = 2;
 const SPIN_MAX_PAUSE = 256;
 
+/** True when `inFlight` calls are few enough that their callers wait on each answer. */
+export function isLone(inFlight: number): boolean {
+  return inFlight <= SPIN_MAX_IN_FLIGHT;
+}
+
 export class SpinPolicy {
   /** Submissions left before the next spin, and the pause after the next miss. */
   #pause = 0;
@@ -19,7 +24,7 @@ export class SpinPolicy {
 
   /** True when a submission leaving `inFlight` calls in flight should spin for an answer now. */
   wanted(inFlight: number): boolean {
-    if (inFlight > SPIN_MAX_IN_FLIGHT) return false;
+    if (!isLone(inFlight)) return false;
     if (this.#pause === 0) return true;
     this.#pause--;
     return false;

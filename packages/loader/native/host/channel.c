@@ -71,14 +71,32 @@ static long long now_ns(void) {
 
 /* Polls the input for up to spin_ns, yielding the core between looks, so that a request arriving soon after
  * the last answer finds the host running instead of asleep (waking a sleeping process costs more than a fast
- * call takes). Returns as soon as input is there; the read that follows then does not block. */
-static void wait_briefly(channel_t* ch) {
+ * call takes). 1 as soon as input is there (the read that follows then does not block), 0 when none came. */
+static int wait_briefly(channel_t* ch) {
   struct pollfd p = {.fd = ch->in_fd, .events = POLLIN, .revents = 0};
   long long until = now_ns() + ch->spin_ns;
   do {
-    if (poll(&p, 1, 0) != 0) return;
+    if (poll(&p, 1, 0) != 0) return 1;
     sched_yield();
   } while (now_ns() < until);
+  return 0;
+}
+
+/* After a wait that found nothing, the next reads skip it: 1, then 2, 4... up to SPIN_MAX_SKIP after each
+ * further miss in a row, so a caller slower than the wait costs it only now and then. */
+#define SPIN_MAX_SKIP 256u
+
+static void maybe_wait(channel_t* ch) {
+  if (ch->spin_skip > 0) {
+    ch->spin_skip--;
+    return;
+  }
+  if (wait_briefly(ch)) {
+    ch->spin_backoff = 1;
+    return;
+  }
+  ch->spin_skip = ch->spin_backoff ? ch->spin_backoff : 1;
+  ch->spin_backoff = ch->spin_skip * 2 > SPIN_MAX_SKIP ? SPIN_MAX_SKIP : ch->spin_skip * 2;
 }
 
 int channel_read(channel_t* ch) {
@@ -94,7 +112,7 @@ int channel_read(channel_t* ch) {
     if (frame > ch->in_len + want) want = frame - ch->in_len;
   }
   if (reserve(&ch->in, &ch->in_cap, ch->in_len + want) != 0) return -1;
-  if (ch->spin_ns > 0) wait_briefly(ch);
+  if (ch->spin_ns > 0) maybe_wait(ch);
   for (;;) {
     ssize_t n = read(ch->in_fd, ch->in + ch->in_len, ch->in_cap - ch->in_len);
     if (n > 0) {

@@ -15,7 +15,9 @@ typedef struct {
   char* out;
   size_t out_len;
   size_t out_cap;
-  long spin_ns; /* how long channel_read polls before it blocks; 0: it blocks at once */
+  long spin_ns;          /* how long channel_read polls before it blocks; 0: it blocks at once */
+  unsigned spin_skip;    /* reads left that skip the poll after one that found nothing */
+  unsigned spin_backoff; /* the skip after the next miss */
 } channel_t;
 
 typedef struct {

@@ -16,6 +16,9 @@
  * (i32 api version, then the plugin's name) or ST_LOAD_ERROR (i32 error value, error name NUL, message).
  * Strings returned by the plugin travel raw (ST_STRING, no terminator) or as ST_NULL; entropic_error_t
  * results as ST_CODE (i32). Calls are served one at a time, in order of arrival.
+ *
+ * OP_FLAG_LONE may be set on an op: the request was sent with at most two calls in flight, so the loader waits
+ * on its answer, and after answering the host looks for the next request for a moment before it sleeps.
  */
 #ifndef ENTROPIC_HOST_PROTOCOL_H
 #define ENTROPIC_HOST_PROTOCOL_H
@@ -29,6 +32,8 @@ enum host_op {
   OP_SET_WORKING_DIR = 4,
   OP_CLOSE = 5,
 };
+
+#define OP_FLAG_LONE 0x80
 
 enum host_status {
   ST_STRING = 0,

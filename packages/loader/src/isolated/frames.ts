@@ -22,6 +22,9 @@ export const Status = {
   badRequest: 5,
 } as const;
 
+/** Set on a request's op when it was sent with at most two calls in flight (`protocol.h`, OP_FLAG_LONE). */
+export const LONE_FLAG = 0x80;
+
 const HEADER = 9;
 
 function frameSize(parts: readonly string[]): number {
@@ -36,7 +39,7 @@ function encodeInto(
   at: number,
   size: number,
   id: number,
-  op: Op,
+  op: number,
   parts: readonly string[],
 ): number {
   out.writeUInt32LE(size - 4, at);
@@ -82,12 +85,16 @@ export class RequestBatch {
     this.#total += size;
   }
 
-  /** Every frame added since the last `take`, in order, in one buffer; the batch is empty afterwards. */
-  take(): Buffer {
+  /**
+   * Every frame added since the last `take`, in order, in one buffer; the batch is empty afterwards. `lone` marks
+   * them with LONE_FLAG.
+   */
+  take(lone = false): Buffer {
     const out = Buffer.allocUnsafe(this.#total);
+    const flag = lone ? LONE_FLAG : 0;
     let at = 0;
     for (let i = 0; i < this.#ids.length; i++) {
-      at = encodeInto(out, at, this.#sizes[i]!, this.#ids[i]!, this.#ops[i]!, this.#parts[i]!);
+      at = encodeInto(out, at, this.#sizes[i]!, this.#ids[i]!, this.#ops[i]! | flag, this.#parts[i]!);
     }
     this.#ids.length = 0;
     this.#ops.length = 0;

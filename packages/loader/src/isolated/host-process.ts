@@ -8,7 +8,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { loadRefusal } from '../guard.js';
-import { SPIN_MICROS, SpinPolicy } from '../spin.js';
+import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { FrameReader, type Op, RequestBatch, Status } from './frames.js';
 import { spinReader } from './spin-read.js';
 
@@ -127,8 +127,10 @@ export class HostProcess {
   #flush(): void {
     this.#flushScheduled = false;
     if (this.#queue.length === 0 || this.#exited) return;
-    this.#child.stdin.write(this.#queue.take());
-    if (this.#spinRead !== undefined && this.#spin.wanted(this.#outstanding)) this.#collect(this.#spinRead);
+    const lone = isLone(this.#outstanding);
+    this.#child.stdin.write(this.#queue.take(lone));
+    if (lone && this.#spinRead !== undefined && this.#spin.wanted(this.#outstanding))
+      this.#collect(this.#spinRead);
   }
 
   /** Waits briefly for the answers of a lone call on this thread (see spin.ts), reading them here. */
