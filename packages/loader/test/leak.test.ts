@@ -30,8 +30,8 @@ function underValgrind(plugin: string, requests: Buffer[]) {
   const args = ['--leak-check=full', '--errors-for-leak-kinds=definite', '--error-exitcode=99', host, plugin];
   const child = spawn('valgrind', args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const frames: Frame[] = [];
-  const reader = new FrameReader((id, status, payload) =>
-    frames.push({ id, status, text: payload.toString() }),
+  const reader = new FrameReader((id, status, buf, start, end) =>
+    frames.push({ id, status, text: buf.toString('utf8', start, end) }),
   );
   child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
   let log = '';
