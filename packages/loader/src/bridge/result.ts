@@ -25,6 +25,9 @@ function successResult(answer: PluginAnswer, text: string): BridgeToolResult {
   };
 }
 
+/** The `_meta` of every success without directives on our own server, which only reads it: made once. */
+const NO_DIRECTIVES_META = Object.freeze({ [DIRECTIVES_META_KEY]: Object.freeze([]) });
+
 export function answerToResult(answer: PluginAnswer): BridgeToolResult {
   return successResult(answer, answer.result);
 }
@@ -36,7 +39,9 @@ export function answerToResult(answer: PluginAnswer): BridgeToolResult {
 export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
   const json = resultJsonOf(answer);
   // Typed as the string it stands for: the server writes it as that string's JSON, and only our server gets it.
-  return successResult(answer, json === undefined ? answer.result : (new RawJson(json) as unknown as string));
+  const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
+  if (answer.directives.length > 0) return successResult(answer, text);
+  return { content: [{ type: 'text', text }], _meta: NO_DIRECTIVES_META };
 }
 
 /** What a client sees names the plugin's file, never where it lives on the server. */

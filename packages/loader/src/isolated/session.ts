@@ -19,6 +19,7 @@ import {
   type HostReady,
   type HostSpawnOptions,
 } from './host-process.js';
+import { InFlight } from './in-flight.js';
 
 export interface Call {
   readonly op: Op;
@@ -42,7 +43,7 @@ export class HostSession {
   #host: HostProcess | undefined;
   #starting = false;
   #waiting: Call[] = [];
-  #inFlight = new Map<number, Call>();
+  #inFlight = new InFlight<Call>();
   #nextId = 1;
   #exitWaiters: (() => void)[] = [];
   #name: string | undefined;
@@ -162,7 +163,7 @@ export class HostSession {
   #send(call: Call): void {
     const id = this.#nextId;
     this.#nextId = id >= MAX_ID ? 1 : id + 1;
-    this.#inFlight.set(id, call);
+    this.#inFlight.push(id, call);
     this.#host!.send(id, call.op, call.parts);
     if (this.#inFlight.size === 1) this.#host!.setReferenced(true);
   }
@@ -172,24 +173,22 @@ export class HostSession {
   }
 
   #answer(id: number, status: number, buf: Buffer, start: number, end: number): void {
-    const call = this.#inFlight.get(id);
+    const call = this.#inFlight.take(id);
     if (call === undefined) return;
-    this.#inFlight.delete(id);
     if (!call.settled) deliver(call, status, buf, start, end);
     this.#killIfHeadAbandoned();
     if (this.#inFlight.size === 0) this.#refresh();
   }
 
   #killIfHeadAbandoned(): void {
-    const head = this.#inFlight.values().next().value;
+    const head = this.#inFlight.head();
     if (head?.settled) this.#host?.kill();
   }
 
   #exit(host: HostProcess, exit: HostExit): void {
     if (host !== this.#host) return;
     this.#host = undefined;
-    const calls = [...this.#inFlight.values()];
-    this.#inFlight.clear();
+    const calls = this.#inFlight.drain();
     if (exit.killed) {
       const head = calls[0];
       if (head !== undefined && !head.settled) {
