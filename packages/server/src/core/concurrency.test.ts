@@ -1,4 +1,6 @@
 // Tests of bounded handler concurrency and the queue limit.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
 import { sleep } from '../../test/support/peer.js';
@@ -182,6 +184,27 @@ describe('cancellation and progress', () => {
     await sleep(60);
     expect(heard).toEqual(['early', 'late']);
     expect(peer.received.filter((m) => m.id === 'h')).toHaveLength(0);
+  });
+
+  it('a request that answered lets go of its abort hook, though its context is still held', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const server = new McpServer({ name: 'c', version: '1' });
+    let held: unknown;
+    let hookRef: WeakRef<object> | undefined;
+    server.addTool({ name: 'hooked' }, (_a, ctx) => {
+      held = ctx;
+      const hook = () => {};
+      hookRef = new WeakRef(hook);
+      ctx.onAbort(hook);
+      return Promise.resolve({ content: [] });
+    });
+    const { peer } = await initializedPeer(server);
+    await peer.call('tools/call', { name: 'hooked' });
+    await sleep(10);
+    collect();
+    expect(held).toBeDefined();
+    expect(hookRef?.deref()).toBeUndefined();
   });
 
   it('a signal first read after cancellation is already aborted', async () => {

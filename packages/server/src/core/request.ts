@@ -62,7 +62,7 @@ export class RequestState implements MethodContext, Served {
 
   onAbort(hook: () => void): void {
     if (this.aborted) hook();
-    else this.abortHook = hook;
+    else if (!this.finished) this.abortHook = hook;
   }
 
   get sessionId(): string | undefined {
@@ -141,6 +141,11 @@ export class RequestState implements MethodContext, Served {
   private finish(): boolean {
     if (this.finished) return false;
     this.finished = true;
+    // A finished request lets go of its abort hook: the hook's closure holds the handler's whole call (its
+    // promises and buffers), and a request context that is still referenced for a moment after it answered
+    // would carry all of that through the next young-generation collection (measured: twice the scavenge time
+    // for plugin calls at 64 in flight).
+    this.abortHook = undefined;
     this.session.settled(this);
     return true;
   }
