@@ -10,6 +10,7 @@
  */
 import type { PluginError } from '../errors.js';
 import { armCall, type CallLimits, cancelledAlready, STOPPED, type StopCode } from '../guard.js';
+import { InFlight } from '../in-flight.js';
 import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import type { JobKind, NativePlugin } from './binding.js';
 
@@ -26,6 +27,8 @@ interface Waiting {
   disarm: (() => void) | undefined;
   /** Set for an execute: the tool it calls; its answer goes through the decoder. */
   tool: string | undefined;
+  /** Answered or stopped: no longer in the table. */
+  done: boolean;
 }
 
 const NO_LIMITS: CallLimits = { timeoutMs: 0 };
@@ -33,7 +36,7 @@ const NO_LIMITS: CallLimits = { timeoutMs: 0 };
 const SEPARATOR = '\0';
 
 export class CallTable {
-  readonly #waiting = new Map<number, Waiting>();
+  readonly #waiting = new InFlight<Waiting>();
   readonly #native: NativePlugin;
   readonly #stopped: StopReason;
   readonly #decode: AnswerDecoder;
@@ -74,9 +77,9 @@ export class CallTable {
     const id = this.#nextId;
     this.#nextId = id === 0xffffffff ? 1 : id + 1;
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = { resolve, reject, disarm: undefined, tool };
+      const waiting: Waiting = { resolve, reject, disarm: undefined, tool, done: false };
       if (this.#waiting.size === 0) this.#native.ref();
-      this.#waiting.set(id, waiting);
+      this.#waiting.push(id, waiting);
       this.#heads.push(id, kind);
       this.#text += first + SEPARATOR + second + SEPARATOR;
       if (!this.#flushQueued) {
@@ -84,7 +87,7 @@ export class CallTable {
         queueMicrotask(this.flush);
       }
       const disarm = armCall(limits, (code, why) => this.#stop(id, code, why));
-      if (this.#waiting.get(id) === waiting) waiting.disarm = disarm;
+      if (!waiting.done) waiting.disarm = disarm;
       else disarm?.(); // the cancel hook fired at once
     });
   }
@@ -121,9 +124,9 @@ export class CallTable {
   readonly #settle = (list: unknown[]): void => {
     for (let i = 0; i < list.length; i += 2) {
       const id = list[i] as number;
-      const waiting = this.#waiting.get(id);
+      const waiting = this.#waiting.take(id);
       if (waiting === undefined) continue; // timed out or cancelled: the late answer is dropped
-      this.#forget(id, waiting);
+      this.#forget(waiting);
       const payload = list[i + 1];
       if (payload instanceof Error) waiting.reject(payload);
       else if (waiting.tool === undefined) waiting.resolve(payload);
@@ -155,16 +158,16 @@ export class CallTable {
   }
 
   #stop(id: number, code: StopCode, what: string): void {
-    const waiting = this.#waiting.get(id);
+    const waiting = this.#waiting.take(id);
     if (waiting === undefined) return;
-    this.#forget(id, waiting);
+    this.#forget(waiting);
     if (this.#heads.length > 0) this.#outboxStale = true;
     this.#native.cancel(id);
     waiting.reject(this.#stopped(code, what, waiting.tool));
   }
 
-  #forget(id: number, waiting: Waiting): void {
-    this.#waiting.delete(id);
+  #forget(waiting: Waiting): void {
+    waiting.done = true;
     waiting.disarm?.();
     if (this.#waiting.size === 0) this.#native.unref();
   }

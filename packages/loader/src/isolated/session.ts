@@ -11,6 +11,7 @@
  *   host; a call that may have been running when the kill landed is failed instead (it may have run partly).
  */
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { InFlight } from '../in-flight.js';
 import { Op, Status } from './frames.js';
 import {
   describeExit,
@@ -19,7 +20,6 @@ import {
   type HostReady,
   type HostSpawnOptions,
 } from './host-process.js';
-import { InFlight } from './in-flight.js';
 
 export interface Call {
   readonly op: Op;

@@ -1,4 +1,4 @@
-// The in-flight queue of one host: answers taken in order, an out-of-order id still found, drain for a crash.
+// The in-flight queue of one plugin instance: answers taken in order, an out-of-order id still found, drain for a crash.
 import { describe, expect, it } from 'vitest';
 import { InFlight } from './in-flight.js';
 
@@ -21,7 +21,9 @@ describe('InFlight', () => {
     q.push(7, 'a');
     q.push(8, 'b');
     q.push(9, 'c');
+    expect(q.has(8)).toBe(true);
     expect(q.take(8)).toBe('b');
+    expect(q.has(8)).toBe(false);
     expect(q.take(42)).toBeUndefined();
     expect(q.drain()).toEqual(['a', 'c']);
     expect(q.size).toBe(0);

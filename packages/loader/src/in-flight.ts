@@ -1,7 +1,8 @@
 /**
- * The calls written to one host and not answered yet, oldest first. The host serves requests one at a time in
- * the order they arrived, so answers come back in that order too: taking an answer is taking the head, with no
- * map to keep per call. An id that is not the head's (which the host never sends) is still found.
+ * The calls of one plugin instance that wait for an answer, oldest first. An instance serves calls one at a time
+ * in the order they came, so answers come back in that order too: taking an answer is taking the head, with no
+ * map entry made and dropped per call (a map's tables, promoted to the old generation, kept young calls alive
+ * through scavenges). An id that is not the head's (a call stopped early, a late answer) is still found.
  */
 export class InFlight<T> {
   #ids: number[] = [];
@@ -20,6 +21,11 @@ export class InFlight<T> {
   /** The oldest entry, or undefined. */
   head(): T | undefined {
     return this.#head < this.#ids.length ? this.#items[this.#head] : undefined;
+  }
+
+  has(id: number): boolean {
+    for (let i = this.#head; i < this.#ids.length; i++) if (this.#ids[i] === id) return true;
+    return false;
   }
 
   /** Removes and returns the entry of `id`, or undefined when there is none. */
