@@ -113,16 +113,27 @@ function pluginGoals(tables, opts, add) {
   const isolated = row(tables, many, 'plugin-isolated');
   const inprocess = row(tables, many, 'plugin-inprocess');
   const v2 = row(tables, many, 'sdk-v2');
+  // The same TS tool answering on the next event-loop turn, through serve: the server's own cost of an
+  // asynchronous call, which every plugin call has too.
+  const nextTurn = row(tables, many, 'serve-ts-async');
   const vs = (r, a, b) =>
     r && `${r.toFixed(2)}× (${Math.round(a.perSecond)}/s vs ${Math.round(b.perSecond)}/s)`;
+  const beside = (a) => {
+    const r = ratio(a, nextTurn);
+    return r ? `; ${r.toFixed(2)}× the TS echo answering next turn through serve` : '';
+  };
   const r1 = ratio(isolated, ts);
-  add('C plugin, isolated, stdio 64 in flight ≥ 0.6× TS echo', vs(r1, isolated, ts), r1 && r1 >= 0.6);
+  add(
+    'C plugin, isolated, stdio 64 in flight ≥ 0.6× TS echo',
+    r1 && vs(r1, isolated, ts) + beside(isolated),
+    r1 && r1 >= 0.6,
+  );
   const r2 = ratio(isolated, v2);
   add('C plugin, isolated, stdio 64 in flight ≥ 3× SDK v2', vs(r2, isolated, v2), r2 && r2 >= 3);
   const r3 = ratio(inprocess, ts);
   add(
     'C plugin, --isolation none, stdio 64 in flight ≥ 0.75× TS echo',
-    vs(r3, inprocess, ts),
+    r3 && vs(r3, inprocess, ts) + beside(inprocess),
     r3 && r3 >= 0.75,
   );
   const oneTs = row(tables, 'stdio-1', 'entropic');

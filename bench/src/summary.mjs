@@ -14,6 +14,7 @@ const LINES = [
   ['stdio, C plugin in-process, 1 in flight', 'stdio-1', 'plugin-inprocess', true],
   ['stdio, C plugin isolated, 64 in flight', 'stdio-64', 'plugin-isolated'],
   ['stdio, C plugin in-process, 64 in flight', 'stdio-64', 'plugin-inprocess'],
+  ['stdio, TS echo answering next turn, through serve, 64 in flight', 'stdio-64', 'serve-ts-async'],
   ['HTTP stateful SSE, 1 client', 'http-sse-1', 'entropic', true],
   ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
   ['HTTP stateful SSE, C plugin isolated, 1 client', 'http-sse-1', 'plugin-isolated', true],

@@ -60,6 +60,14 @@ export function stdioTargets() {
     pluginTarget('plugin-isolated', 'entropic-mcp serve, C plugin, isolated', 'process'),
     pluginTarget('plugin-inprocess', 'entropic-mcp serve, C plugin, in-process', 'none'),
     {
+      name: 'serve-ts-async',
+      label: 'entropic-mcp serve, TS echo answering next turn (--tools-module)',
+      command: node,
+      args: [loaderCli, 'serve', '--stdio', '--tools-module', server('echo-tools-next-turn.mjs')],
+      ...echoCall,
+      skip: () => missing(loaderCli),
+    },
+    {
       name: 'sdk-v1',
       label: 'official SDK v1 1.32.2',
       command: node,

@@ -58,6 +58,7 @@ describe('pnpm bench --quick', () => {
         'entropic',
         'plugin-isolated',
         'plugin-inprocess',
+        'serve-ts-async',
         'sdk-v1',
         'sdk-v2',
         'bare',
