@@ -40,6 +40,29 @@ describe('LoopLoad', () => {
   });
 });
 
+describe('LoopLoad and spins', () => {
+  it('does not count the time spent spinning as work', () => {
+    let t = 0;
+    let active = 0;
+    const load = new LoopLoad(
+      () => t,
+      (since?: U) =>
+        since === undefined
+          ? { idle: 0, active, utilization: 0 }
+          : { idle: t - active - since.idle, active: active - since.active, utilization: 0 },
+    );
+    load.busy();
+    // 10 ms, all of it active, 9 ms of which were a spin: the loop had 90 % to spare.
+    load.timed(() => {
+      t += 9;
+      active += 9;
+    });
+    t += 1;
+    active += 1;
+    expect(load.busy()).toBe(false);
+  });
+});
+
 describe('SpinPolicy', () => {
   it('does not spin while the loop is busy, however few calls are in flight', () => {
     const { load, advance } = loopAt([0.99]);

@@ -9,8 +9,9 @@
  *
  * Few calls in flight is not enough: over HTTP a busy server often has one plugin call in flight at a time
  * while many clients wait. So neither side spins while the event loop has been busy for more than
- * BUSY_LOOP_SHARE of the last LOAD_WINDOW_MS (its utilization, read at most once per window): a loop that
- * is that busy has other work for the core, and a waiting call costs it nothing.
+ * BUSY_LOOP_SHARE of the last LOAD_WINDOW_MS (its utilization, read at most once per window, less the time the
+ * spins themselves took): a loop that is that busy has other work for the core, and a waiting call costs it
+ * nothing.
  */
 
 import { performance } from 'node:perf_hooks';
@@ -28,7 +29,8 @@ export class LoopLoad {
   #checkedAt = Number.NEGATIVE_INFINITY;
   #last: Utilization | undefined;
   #busy = false;
-
+  /** Milliseconds spent spinning since the last reading. */
+  #spun = 0;
   readonly #now: () => number;
   readonly #utilization: (since?: Utilization) => Utilization;
 
@@ -44,10 +46,24 @@ export class LoopLoad {
     const now = this.#now();
     if (now - this.#checkedAt < LOAD_WINDOW_MS) return this.#busy;
     const total = this.#utilization();
-    if (this.#last !== undefined) this.#busy = this.#utilization(this.#last).utilization > BUSY_LOOP_SHARE;
+    if (this.#last !== undefined) {
+      const { active, idle } = this.#utilization(this.#last);
+      this.#busy = active + idle > 0 && (active - this.#spun) / (active + idle) > BUSY_LOOP_SHARE;
+    }
     this.#last = total;
     this.#checkedAt = now;
+    this.#spun = 0;
     return this.#busy;
+  }
+
+  /** Runs a spin and counts its time apart: spinning is waiting, not work. */
+  timed<T>(spin: () => T): T {
+    const from = this.#now();
+    try {
+      return spin();
+    } finally {
+      this.#spun += this.#now() - from;
+    }
   }
 }
 
@@ -74,6 +90,11 @@ export class SpinPolicy {
     if (this.#pause === 0) return true;
     this.#pause--;
     return false;
+  }
+
+  /** Runs one spin, its time counted as waiting (see LoopLoad). */
+  timed<T>(spin: () => T): T {
+    return this.#load.timed(spin);
   }
 
   /** What the spin found. */

@@ -116,7 +116,7 @@ export class CallTable {
 
   /** Spins briefly for the answers of a lone call (see spin.ts), settling them here when they come. */
   #collect(): void {
-    const list = this.#native.collect(SPIN_MICROS);
+    const list = this.#spin.timed(() => this.#native.collect(SPIN_MICROS));
     this.#spin.record(list !== undefined);
     if (list !== undefined) this.#settle(list);
   }

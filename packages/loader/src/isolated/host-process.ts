@@ -137,7 +137,7 @@ export class HostProcess {
   #collect(read: (fd: number, micros: number) => Buffer | undefined): void {
     const fd = (this.#child.stdout as unknown as { _handle?: { fd?: number } })._handle?.fd;
     if (fd === undefined || fd < 0) return;
-    const chunk = read(fd, SPIN_MICROS);
+    const chunk = this.#spin.timed(() => read(fd, SPIN_MICROS));
     this.#spin.record(chunk !== undefined);
     if (chunk !== undefined) this.#reader.push(chunk);
   }
