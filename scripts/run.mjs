@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // One entry point for the two Quick start commands, usable on a machine that has only Node and npm.
 //   node scripts/run.mjs serve   install, build, then serve the bundled example plugins
-//   node scripts/run.mjs test    install, build, then run every check and test the project has
+//   node scripts/run.mjs test    install (with apt-get as root, the system tools the tests use), build, then
+//                                run every check and test the project has
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -45,6 +46,39 @@ function ensurePnpm() {
   ]);
 }
 
+// What the test suite runs besides Node (real Redis and HAProxy, valgrind, abigail-tools for the ABI gate, musl
+// for the loader's musl prebuild), as command and Debian package.
+const TEST_TOOLS = [
+  ['abidw', 'abigail-tools'],
+  ['valgrind', 'valgrind'],
+  ['make', 'make'],
+  ['g++', 'g++'],
+  ['musl-gcc', 'musl-tools'],
+  ['redis-server', 'redis-server'],
+  ['haproxy', 'haproxy'],
+];
+
+function have(command) {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+// Installs the missing ones with apt-get when this runs as root on Debian; otherwise names them and stops.
+function ensureTestTools() {
+  const missing = TEST_TOOLS.filter(([command]) => !have(command)).map(([, pkg]) => pkg);
+  if (missing.length === 0) return;
+  if (have('apt-get') && process.getuid?.() === 0) {
+    console.error(`• installing ${missing.join(', ')} with apt-get`);
+    const aptEnv = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } };
+    must('apt-get', ['update', '-qq'], aptEnv);
+    must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], aptEnv);
+    return;
+  }
+  console.error(
+    `✖ the tests need ${missing.join(', ')}; on Debian: sudo apt-get install -y ${missing.join(' ')}`,
+  );
+  process.exit(1);
+}
+
 function setup() {
   ensurePnpm();
   must('pnpm', ['install', '--frozen-lockfile']);
@@ -76,6 +110,7 @@ if (task === 'serve') {
   setup();
   must('node', [join(root, 'scripts', 'serve-examples.mjs'), ...process.argv.slice(3)]);
 } else if (task === 'test') {
+  ensureTestTools();
   setup();
   must('pnpm', ['exec', 'biome', 'check', '.']);
   must('pnpm', ['exec', 'turbo', 'run', 'typecheck']);
