@@ -2,7 +2,8 @@
  * The fast reading of a plugin's `execute` answer in its usual compact shape, `{"result":"…"}` or
  * `{"result":"…","directives":[]}`: the `result` string literal is checked (and decoded only when it holds
  * escapes) and, when it is long, kept as JSON text, so the bridge can write it to the client as it is, without
- * serialising the text a second time (a short text costs less to serialise again than to splice in). Any other shape, and anything doubtful, is left to the full parse in validate.ts, which
+ * serialising the text a second time (a short text costs less to serialise again than to splice in). Any other
+ * shape, and anything doubtful, is left to the full parse in validate.ts, which
  * words the errors.
  */
 import type { PluginAnswer } from './types.js';

@@ -72,9 +72,9 @@ static long long now_ns(void) {
 /* Polls the input for up to spin_ns, yielding the core between looks, so that a request arriving soon after
  * the last answer finds the host running instead of asleep (waking a sleeping process costs more than a fast
  * call takes). 1 as soon as input is there (the read that follows then does not block), 0 when none came. */
-static int wait_briefly(channel_t* ch) {
+static int wait_briefly(const channel_t* ch, long spin_ns) {
   struct pollfd p = {.fd = ch->in_fd, .events = POLLIN, .revents = 0};
-  long long until = now_ns() + ch->spin_ns;
+  long long until = now_ns() + spin_ns;
   do {
     if (poll(&p, 1, 0) != 0) return 1;
     sched_yield();
@@ -86,12 +86,12 @@ static int wait_briefly(channel_t* ch) {
  * further miss in a row, so a caller slower than the wait costs it only now and then. */
 #define SPIN_MAX_SKIP 256u
 
-static void maybe_wait(channel_t* ch) {
+static void maybe_wait(channel_t* ch, long spin_ns) {
   if (ch->spin_skip > 0) {
     ch->spin_skip--;
     return;
   }
-  if (wait_briefly(ch)) {
+  if (wait_briefly(ch, spin_ns)) {
     ch->spin_backoff = 1;
     return;
   }
@@ -99,7 +99,7 @@ static void maybe_wait(channel_t* ch) {
   ch->spin_backoff = ch->spin_skip * 2 > SPIN_MAX_SKIP ? SPIN_MAX_SKIP : ch->spin_skip * 2;
 }
 
-int channel_read(channel_t* ch) {
+int channel_read(channel_t* ch, long spin_ns) {
   if (ch->in_pos > 0) {
     /* Keep only the unread tail; payload pointers from earlier frames are no longer used. */
     memmove(ch->in, ch->in + ch->in_pos, ch->in_len - ch->in_pos);
@@ -112,7 +112,7 @@ int channel_read(channel_t* ch) {
     if (frame > ch->in_len + want) want = frame - ch->in_len;
   }
   if (reserve(&ch->in, &ch->in_cap, ch->in_len + want) != 0) return -1;
-  if (ch->spin_ns > 0) maybe_wait(ch);
+  if (spin_ns > 0) maybe_wait(ch, spin_ns);
   for (;;) {
     ssize_t n = read(ch->in_fd, ch->in + ch->in_len, ch->in_cap - ch->in_len);
     if (n > 0) {

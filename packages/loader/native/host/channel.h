@@ -15,7 +15,6 @@ typedef struct {
   char* out;
   size_t out_len;
   size_t out_cap;
-  long spin_ns;          /* how long channel_read polls before it blocks; 0: it blocks at once */
   unsigned spin_skip;    /* reads left that skip the poll after one that found nothing */
   unsigned spin_backoff; /* the skip after the next miss */
 } channel_t;
@@ -32,8 +31,9 @@ void channel_free(channel_t* ch);
 
 /* 1: a complete frame was taken from the buffer; 0: more input is needed; -1: malformed input. */
 int channel_next(channel_t* ch, frame_t* frame);
-/* Reads what is available (blocking until something is). 1 read, 0 end of input, -1 error. */
-int channel_read(channel_t* ch);
+/* Reads what is available (blocking until something is), after polling for it for up to spin_ns (0: blocks at
+ * once). 1 read, 0 end of input, -1 error. */
+int channel_read(channel_t* ch, long spin_ns);
 
 /* Appends one response frame; the payload is the concatenation of two parts (either may be empty). */
 int channel_put(channel_t* ch, uint32_t id, uint8_t status, const void* a, size_t a_len, const void* b,

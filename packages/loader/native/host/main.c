@@ -140,8 +140,7 @@ static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
 
 /* Serves frames until close or end of input. The answers to the requests read together go out in one write
  * (the flusher sends them earlier when a call is slow). */
-static int serve_all(channel_t* ch, plugin_t* p) {
-  const long spin_ns = ch->spin_ns;
+static int serve_all(channel_t* ch, plugin_t* p, long spin_ns) {
   for (;;) {
     frame_t f;
     int got;
@@ -160,8 +159,7 @@ static int serve_all(channel_t* ch, plugin_t* p) {
     }
     if (flush_answers(ch, p) != 0) return 1;
     /* Only a lone call's next request is worth waiting for awake; busy pipelines sleep in read. */
-    ch->spin_ns = lone ? spin_ns : 0;
-    int r = channel_read(ch);
+    int r = channel_read(ch, lone ? spin_ns : 0);
     if (r <= 0) return r == 0 ? 0 : 1;
   }
 }
@@ -192,7 +190,6 @@ int main(int argc, char** argv) {
   }
   channel_t ch;
   channel_init(&ch, in_fd, out_fd);
-  ch.spin_ns = spin_micros() * 1000L;
   plugin_t plugin;
   load_error_t err;
   int status = 0;
@@ -213,7 +210,7 @@ int main(int argc, char** argv) {
       fprintf(stderr, "entropic_plugin_host: cannot start the flusher thread\n");
       status = 2;
     } else {
-      status = serve_all(&ch, &plugin);
+      status = serve_all(&ch, &plugin, spin_micros() * 1000L);
       release_deferred(&plugin);
       flusher_stop();
     }

@@ -30,6 +30,8 @@ export interface HostEvents {
   /** An answer; its payload is `buf[start, end)`, to be read before returning. */
   onAnswer(id: number, status: number, buf: Buffer, start: number, end: number): void;
   onExit(exit: HostExit): void;
+  /** How many requests are written (or queued to be) and not answered yet. */
+  inFlight(): number;
 }
 
 export interface HostSpawnOptions {
@@ -55,8 +57,6 @@ export class HostProcess {
   #settleReady: { resolve(r: HostReady): void; reject(e: Error): void } | undefined;
   readonly #options: HostSpawnOptions;
   readonly #reader: FrameReader;
-  /** Requests written and not answered yet. */
-  #outstanding = 0;
   readonly #spin = new SpinPolicy();
   readonly #spinRead = spinReader();
 
@@ -95,7 +95,6 @@ export class HostProcess {
 
   send(id: number, op: Op, parts: readonly string[]): void {
     this.#queue.add(id, op, parts);
-    this.#outstanding++;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(this.#flushBound);
@@ -127,10 +126,10 @@ export class HostProcess {
   #flush(): void {
     this.#flushScheduled = false;
     if (this.#queue.length === 0 || this.#exited) return;
-    const lone = isLone(this.#outstanding);
+    const inFlight = this.#events?.inFlight() ?? 0;
+    const lone = isLone(inFlight);
     this.#child.stdin.write(this.#queue.take(lone));
-    if (lone && this.#spinRead !== undefined && this.#spin.wanted(this.#outstanding))
-      this.#collect(this.#spinRead);
+    if (lone && this.#spinRead !== undefined && this.#spin.wanted(inFlight)) this.#collect(this.#spinRead);
   }
 
   /** Waits briefly for the answers of a lone call on this thread (see spin.ts), reading them here. */
@@ -150,7 +149,6 @@ export class HostProcess {
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
     if (id !== 0 || this.#settleReady === undefined) {
-      this.#outstanding--;
       this.#events?.onAnswer(id, status, buf, start, end);
       return;
     }

@@ -111,6 +111,7 @@ export class HostSession {
     host.attach({
       onAnswer: (id, status, buf, start, end) => this.#answer(id, status, buf, start, end),
       onExit: (exit) => this.#exit(host, exit),
+      inFlight: () => this.#inFlight.size,
     });
     return host;
   }
