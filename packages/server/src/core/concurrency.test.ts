@@ -202,9 +202,18 @@ describe('cancellation and progress', () => {
     const { peer } = await initializedPeer(server);
     await peer.call('tools/call', { name: 'hooked' });
     await sleep(10);
+    // A hook handed over after the answer is not kept either.
+    let late: WeakRef<object> | undefined;
+    (() => {
+      const hook = () => {};
+      late = new WeakRef(hook);
+      (held as { onAbort(h: () => void): void }).onAbort(hook);
+    })();
+    await sleep(1); // a WeakRef's target lives to the end of the job that made it
     collect();
     expect(held).toBeDefined();
     expect(hookRef?.deref()).toBeUndefined();
+    expect(late?.deref()).toBeUndefined();
   });
 
   it('a signal first read after cancellation is already aborted', async () => {
