@@ -30,6 +30,7 @@ export type {
   TemplateReader,
   ToolHandler,
 } from './core/handler-types.js';
+export { Later, type LaterListener } from './core/later.js';
 export type { CapabilityOptions, ServerOptions } from './core/options.js';
 export {
   type ClientContext,

@@ -15,6 +15,7 @@ describe('public surface', () => {
       'InMemorySubscriptionBus',
       'InMemoryTransport',
       'LATEST_PROTOCOL_VERSION',
+      'Later',
       'LocalError',
       'McpError',
       'McpServer',

@@ -121,7 +121,7 @@ export interface HandlerContext {
   notify(method: string, params?: Record<string, unknown>): void;
 }
 
-export type Awaitable<T> = T | Promise<T>;
+export type Awaitable<T> = T | PromiseLike<T>;
 
 /** A tool's handler; its arguments and `structuredContent` are typed from the tool's schemas. */
 export type ToolHandler<

@@ -7,6 +7,7 @@ import type { MessageContext } from '../transport/types.js';
 import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
 import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
+import { isThenable, Later, type LaterListener } from './later.js';
 import type { ClientContext } from './protocol.js';
 import type {
   CreateMessageParams,
@@ -17,15 +18,9 @@ import type {
   Root,
 } from './types.js';
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 let elicitationCounter = 0;
 
-export class RequestState implements MethodContext, Served {
+export class RequestState implements MethodContext, Served, LaterListener {
   readonly era: Era = 'legacy';
   readonly round: number = 1;
   finished = false;
@@ -83,7 +78,8 @@ export class RequestState implements MethodContext, Served {
       this.fail(error);
       return;
     }
-    if (isThenable(out)) {
+    if (out instanceof Later) out.listen(this);
+    else if (isThenable(out)) {
       out.then(
         (value) => this.succeed(value),
         (error) => this.fail(error),
@@ -91,6 +87,12 @@ export class RequestState implements MethodContext, Served {
     } else {
       this.succeed(out);
     }
+  }
+
+  /** The method answered through a `Later`. */
+  onSettled(ok: boolean, value: unknown): void {
+    if (ok) this.succeed(value);
+    else this.fail(value);
   }
 
   succeed(result: unknown): void {

@@ -1,6 +1,7 @@
 /** Small helpers the built-in methods share: parameter errors that name a JSON pointer. */
 
 import { ErrorCode, McpError } from '../errors.js';
+import { isThenable } from '../later.js';
 
 export function invalidParams(message: string, pointer: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { pointer });
@@ -28,12 +29,6 @@ export function optionalObject(
     throw invalidParams(`${method} needs params.${key} as an object`, `/params/${key}`);
   }
   return value as Record<string, unknown>;
-}
-
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /** Apply `next` to a value that may still be a promise, without awaiting when it is not. */

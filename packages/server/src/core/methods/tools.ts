@@ -2,12 +2,13 @@
 
 import { ErrorCode, McpError, ToolError } from '../errors.js';
 import type { MethodContext } from '../host.js';
+import { isThenable, Later, type LaterListener } from '../later.js';
 import { page } from '../pagination.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
-import { invalidParams, isThenable } from './params.js';
+import { invalidParams } from './params.js';
 
 export function listTools(req: MethodContext): unknown {
   const server = req.session.server;
@@ -57,8 +58,39 @@ function runTool(req: MethodContext, entry: ToolEntry, name: string, args: Recor
   } catch (error) {
     return toolFailure(error);
   }
+  if (out instanceof Later) {
+    const checked = new CheckedResult(entry, name);
+    out.listen(checked);
+    return checked;
+  }
   if (isThenable(out)) return out.then((result) => checkResult(entry, name, result), toolFailure);
   return checkResult(entry, name, out);
+}
+
+/** The result of a handler that answered through a `Later`, checked as any other once it comes. */
+class CheckedResult extends Later implements LaterListener {
+  constructor(
+    private readonly entry: ToolEntry,
+    private readonly name: string,
+  ) {
+    super();
+  }
+
+  onSettled(ok: boolean, value: unknown): void {
+    let out: unknown;
+    try {
+      out = ok ? checkResult(this.entry, this.name, value) : toolFailure(value);
+    } catch (error) {
+      this.reject(error);
+      return;
+    }
+    if (isThenable(out))
+      out.then(
+        (result) => this.resolve(result),
+        (error) => this.reject(error),
+      );
+    else this.resolve(out);
+  }
 }
 
 function toolFailure(error: unknown): ToolResult {
