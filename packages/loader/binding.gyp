@@ -8,7 +8,7 @@
       "target_name": "entropic_plugin_host",
       "type": "executable",
       "sources": ["<!@(node scripts/abi-dirs.mjs host-sources)"],
-      "include_dirs": ["<(abi_include)", "<(abi_native)"],
+      "include_dirs": ["<(abi_include)", "<(abi_native)", "native/wire"],
       "cflags": ["-std=gnu11", "-O2", "-pthread", "-fvisibility=hidden", "-Wall", "-Wextra"],
       "cflags!": ["-fno-exceptions"],
       "libraries": ["-ldl", "-lpthread"]
@@ -20,13 +20,16 @@
         "native/addon/native_plugin.cc",
         "native/addon/plugin_error.cc",
         "native/addon/plugin_instance.cc",
-        "native/addon/plugin_library.cc"
+        "native/addon/plugin_library.cc",
+        "native/wire/wire.c"
       ],
-      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "<(abi_include)", "<(abi_native)"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "<(abi_include)", "<(abi_native)", "native/wire"],
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-fexceptions", "-fvisibility=hidden", "-O2", "-Wall", "-Wextra"],
+      "cflags": ["-fvisibility=hidden", "-O2", "-Wall", "-Wextra"],
+      "cflags_c": ["-std=gnu11"],
+      "cflags_cc": ["-fexceptions"],
       "libraries": ["-ldl", "-lpthread"]
     }
   ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Prints a path binding.gyp needs: `include` (the generated C headers of @entropic-mcp/abi-headers),
-// `native` (its private tables header for the loader's C code) or `host-sources` (the host's .c files).
+// `native` (its private tables header for the loader's C code) or `host-sources` (the host's .c files, with
+// the wire's, which the addon compiles too).
 // `include-dir` is the same as `include`, so this script can stand in for `entropic-abi include-dir`.
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,13 +18,12 @@ function abiRoot() {
 if (what === 'include' || what === 'include-dir') console.log(join(abiRoot(), 'include'));
 else if (what === 'native') console.log(join(abiRoot(), 'native'));
 else if (what === 'host-sources') {
-  const files = readdirSync(join(here, 'native', 'host')).filter((f) => f.endsWith('.c'));
-  console.log(
-    files
+  const sources = (dir) =>
+    readdirSync(join(here, 'native', dir))
+      .filter((f) => f.endsWith('.c'))
       .sort()
-      .map((f) => `native/host/${f}`)
-      .join(' '),
-  );
+      .map((f) => `native/${dir}/${f}`);
+  console.log([...sources('host'), ...sources('wire')].join(' '));
 } else {
   console.error('usage: abi-dirs.mjs include|native|host-sources');
   process.exit(2);

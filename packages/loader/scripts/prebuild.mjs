@@ -69,9 +69,9 @@ function muslHost(into) {
     console.error(`prebuild: WARNING ${message}; the package will ship no musl host`);
     return;
   }
-  const sources = readdirSync(join(root, 'native', 'host'))
-    .filter((f) => f.endsWith('.c'))
-    .map((f) => join(root, 'native', 'host', f));
+  const sources = abiDir('host-sources')
+    .split(' ')
+    .map((f) => join(root, f));
   const out = join(into, `${HOST}.musl`);
   console.error('prebuild: compiling the plugin host against musl (musl-gcc)');
   run(
@@ -80,6 +80,7 @@ function muslHost(into) {
       ...['-std=gnu11', '-O2', '-pthread', '-fvisibility=hidden', '-Wall', '-Wextra'],
       `-I${abiDir('include')}`,
       `-I${abiDir('native')}`,
+      `-I${join(root, 'native', 'wire')}`,
       ...sources,
       ...['-ldl', '-lpthread', '-o', out],
     ],

@@ -42,7 +42,7 @@ make -s -C test/fixtures
 if [ "$what" = all ] || [ "$what" = host ]; then
   echo "sanitize: building entropic_plugin_host with ${SAN[*]}"
   # shellcheck disable=SC2046
-  "$CC" -std=gnu11 -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" \
+  "$CC" -std=gnu11 -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" -Inative/wire \
     $(node scripts/abi-dirs.mjs host-sources) -o "$out/entropic_plugin_host" -ldl -lpthread
   # Canary: a plugin with a double free must leave a report, or reports would go unseen.
   "$CC" -std=gnu11 -fPIC -shared -g -I"$include" test/fixtures/sanitize/canary.c -o "$out/canary.so"
@@ -71,8 +71,8 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
   [ -f "$node_include/node_api.h" ] || node_include=/usr/include/node
   "$CXX" -std=c++17 -shared -fPIC -fexceptions -fvisibility=hidden -Wall -Wextra "${SAN[@]}" \
     -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
-    -I"$addon_api" -I"$node_include" -I"$include" -I"$native" \
-    native/addon/*.cc -o "$out/entropic_loader.node" -ldl -lpthread
+    -I"$addon_api" -I"$node_include" -I"$include" -I"$native" -Inative/wire \
+    native/addon/*.cc -x c++ native/wire/wire.c -o "$out/entropic_loader.node" -ldl -lpthread
   echo "sanitize: in-process plugin suite with the sanitized addon (libasan preloaded into node)"
   # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge.
   LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \

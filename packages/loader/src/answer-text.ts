@@ -4,7 +4,8 @@
  * escapes) and, when it is long, kept as JSON text, so the bridge can write it to the client as it is, without
  * serialising the text a second time (a short text costs less to serialise again than to splice in). Any other
  * shape, and anything doubtful, is left to the full parse in validate.ts, which
- * words the errors.
+ * words the errors. An answer whose result needs no unescaping at all was already recognised by the instance
+ * (`WIRE_PLAIN` in native/wire/wire.h) and arrives as the result text alone: `plainAnswer`.
  */
 import type { PluginAnswer } from './types.js';
 
@@ -48,6 +49,24 @@ function unescaped(literal: string): string | undefined {
   }
 }
 
+/** The directives of an answer that asked for none, shared (an answer is never changed). */
+const NO_DIRECTIVES = Object.freeze([]) as readonly never[];
+
+/** A long result keeps its literal, so the bridge splices it in instead of serialising it again. */
+function withLiteral(answer: PluginAnswer, literal: string): PluginAnswer {
+  if (literal.length >= RAW_MIN_LENGTH) Object.defineProperty(answer, RESULT_JSON, { value: literal });
+  return answer;
+}
+
+/**
+ * The answer of a compact shape whose result holds no quote, backslash or control character, given that result
+ * (the instance checked the shape). Such a text is its own JSON literal once quoted.
+ */
+export function plainAnswer(result: string): PluginAnswer {
+  const answer: PluginAnswer = { result, directives: NO_DIRECTIVES };
+  return result.length + 2 >= RAW_MIN_LENGTH ? withLiteral(answer, `"${result}"`) : answer;
+}
+
 /** The answer when `text` has the compact shape with a valid `result` literal; undefined otherwise. */
 export function compactAnswer(text: string): PluginAnswer | undefined {
   if (!text.startsWith(HEAD)) return undefined;
@@ -61,9 +80,7 @@ export function compactAnswer(text: string): PluginAnswer | undefined {
   const literal = text.slice(open, close + 1);
   const result = literal.indexOf('\\') < 0 ? plain(literal) : unescaped(literal);
   if (result === undefined) return undefined;
-  const answer: PluginAnswer = { result, directives: [] };
-  if (literal.length >= RAW_MIN_LENGTH) Object.defineProperty(answer, RESULT_JSON, { value: literal });
-  return answer;
+  return withLiteral({ result, directives: NO_DIRECTIVES }, literal);
 }
 
 /** The `result` of an answer as the JSON string literal the plugin wrote, when `compactAnswer` read it (long). */

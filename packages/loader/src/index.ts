@@ -51,6 +51,7 @@ export { type ServeHandle, ServeStartError, type StartOptions, startServe } from
 export type { RegisterTools, ToolsModuleContext } from './serve/tools-modules.js';
 export type {
   CallOptions,
+  CallReply,
   Isolation,
   LoadOptions,
   Plugin,

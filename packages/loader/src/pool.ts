@@ -1,22 +1,20 @@
 /**
  * Several instances of one plugin behind the one `Plugin` surface (`instances: N`). Each instance is a plugin
  * loaded on its own (its own host process, or its own thread in-process), so calls run on N at once. A call goes
- * to the instance with the fewest calls in flight; `configure` and `setWorkingDir` reach every instance; a crash
+ * to the instance with the fewest calls pending; `configure` and `setWorkingDir` reach every instance; a crash
  * fails and restarts only the instance it happened in. Instances share no state: a plugin that keeps state
  * across calls belongs at `instances: 1`.
  */
-import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from './types.js';
+import type { CallOptions, CallReply, Isolation, Plugin, PluginAnswer, PluginTool } from './types.js';
 
 export class PluginPool implements Plugin {
   readonly #members: readonly Plugin[];
-  readonly #busy: number[];
   /** Where the search for the least-busy instance starts: rotates, so ties spread over every instance. */
   #next = 0;
 
   constructor(members: readonly Plugin[]) {
     if (members.length === 0) throw new TypeError('a plugin pool needs at least one instance');
     this.#members = members;
-    this.#busy = members.map(() => 0);
   }
 
   get name(): string {
@@ -42,9 +40,10 @@ export class PluginPool implements Plugin {
     return this.#members[0] as Plugin;
   }
 
-  /** Calls in flight on each instance, in instance order. */
-  get load(): readonly number[] {
-    return [...this.#busy];
+  get pending(): number {
+    let sum = 0;
+    for (const member of this.#members) sum += member.pending;
+    return sum;
   }
 
   listTools(): Promise<PluginTool[]> {
@@ -52,19 +51,11 @@ export class PluginPool implements Plugin {
   }
 
   execute(tool: string, args: unknown, options?: CallOptions): Promise<PluginAnswer> {
-    const at = this.#leastBusy();
-    const busy = this.#busy;
-    busy[at] = (busy[at] as number) + 1;
-    return (this.#members[at] as Plugin).execute(tool, args, options).then(
-      (answer) => {
-        busy[at] = (busy[at] as number) - 1;
-        return answer;
-      },
-      (error: unknown) => {
-        busy[at] = (busy[at] as number) - 1;
-        throw error;
-      },
-    );
+    return (this.#members[this.#leastBusy()] as Plugin).execute(tool, args, options);
+  }
+
+  call(tool: string, args: unknown, reply: CallReply<PluginAnswer>, options?: CallOptions): void {
+    (this.#members[this.#leastBusy()] as Plugin).call(tool, args, reply, options);
   }
 
   async configure(config: unknown): Promise<void> {
@@ -82,10 +73,10 @@ export class PluginPool implements Plugin {
   #leastBusy(): number {
     const n = this.#members.length;
     let pick = this.#next;
-    let least = this.#busy[pick] as number;
+    let least = (this.#members[pick] as Plugin).pending;
     for (let k = 1; k < n && least > 0; k++) {
       const at = (this.#next + k) % n;
-      const busy = this.#busy[at] as number;
+      const busy = (this.#members[at] as Plugin).pending;
       if (busy < least) {
         least = busy;
         pick = at;

@@ -64,6 +64,15 @@ export interface CallOptions {
   readonly cancel?: CancelHook;
 }
 
+/**
+ * Where the outcome of one call goes: the promise-free way to call a plugin (`Plugin.call`). Exactly one of
+ * the two is called, once, possibly before `call` returns (a refused call).
+ */
+export interface CallReply<T = unknown> {
+  answered(value: T): void;
+  failed(error: Error): void;
+}
+
 export interface Plugin {
   /** The plugin's name (its routing prefix), read once at load. */
   readonly name: string;
@@ -75,8 +84,16 @@ export interface Plugin {
   /** The tools `list_tools` returned at load, validated. */
   readonly tools: readonly PluginTool[];
 
+  /** Calls made and not settled yet, queued or running (across every instance). */
+  readonly pending: number;
+
   listTools(): Promise<PluginTool[]>;
   execute(tool: string, args: unknown, options?: CallOptions): Promise<PluginAnswer>;
+  /**
+   * `execute` without a promise: the answer (or the PluginError) goes to `reply`. Cheaper when answers come by
+   * the thousand; the server bridge calls plugins this way.
+   */
+  call(tool: string, args: unknown, reply: CallReply<PluginAnswer>, options?: CallOptions): void;
   configure(config: unknown): Promise<void>;
   setWorkingDir(path: string): Promise<void>;
   /** Destroys the instance after every earlier call has finished, then unloads. Idempotent. */

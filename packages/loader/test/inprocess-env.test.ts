@@ -21,13 +21,16 @@ describe('in-process addon and Node environments', () => {
       const addon = require(${JSON.stringify(ADDON)});
       class PluginError extends Error {}
       addon.setErrorClass(PluginError);
-      const p = new addon.NativePlugin(${JSON.stringify(TIMING)}, (list) => {
-        if (list.includes(3)) parentPort.postMessage(list[list.indexOf(3) + 1]);
+      // Answer frames: u32 length, u32 id, u8 status, payload (native/wire/wire.h).
+      const p = new addon.NativePlugin(${JSON.stringify(TIMING)}, (frames) => {
+        for (let at = 0; at < frames.length; at += 4 + frames.readUInt32LE(at)) {
+          const end = at + 4 + frames.readUInt32LE(at);
+          if (frames.readUInt32LE(at + 4) === 3) parentPort.postMessage(frames.toString('utf8', at + 9, end));
+        }
       });
       p.ref();
       const config = JSON.stringify({ log: ${JSON.stringify(log)} });
-      const text = [${JSON.stringify(TIMING)}, '', config, '', 'sleep', '{"ms":5}', ''].join('\\0');
-      p.submit(new Uint32Array([1, 0, 2, 3, 3, 2]), text);
+      p.submit(['C2', config, 'E3', 'sleep', '{"ms":5}', ''].join('\\0'));
     `;
     const worker = new Worker(source, { eval: true });
     const answer = await new Promise<string>((resolve, reject) => {
@@ -37,6 +40,32 @@ describe('in-process addon and Node environments', () => {
     expect(JSON.parse(answer).result).toContain('"overlap":1');
     await worker.terminate();
     expect(readFileSync(log, 'utf8')).toBe('destroyed after 1 sleeps\n');
+  });
+
+  it('survives workers that end (or throw) while their instance is still loading or answering', () => {
+    // Each instance answers its load on its own, so an answer may be on its way while the worker's
+    // environment is torn down; delivering it then must neither throw into C++ nor abort the process.
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      (async () => {
+        for (let i = 0; i < 16; i++) {
+          const w = new Worker(\`
+            const addon = require(\${JSON.stringify(${JSON.stringify(ADDON)})});
+            const p = new addon.NativePlugin(\${JSON.stringify(${JSON.stringify(TIMING)})}, () => { throw new Error('in the callback'); });
+            p.ref();
+            if (\${i} % 2 === 1) throw new Error('boom');
+            setTimeout(() => process.exit(0), \${i % 4});
+          \`, { eval: true });
+          w.on('error', () => {});
+          await new Promise((resolve) => w.once('exit', resolve));
+        }
+        console.log('survived');
+      })();
+    `;
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.stdout.trim()).toBe('survived');
+    expect([child.status, child.signal]).toEqual([0, null]);
+    expect(child.stderr).not.toMatch(/terminate called|Aborted/);
   });
 
   it('reports a missing addon with ENTROPIC_HOST_UNAVAILABLE and how to build it', () => {

@@ -96,8 +96,7 @@ describe('in-process lifecycle', () => {
       const addon = require(${JSON.stringify(join(LOADER_ROOT, 'build', 'Release', 'entropic_loader.node'))});
       const open = (config, ms) => {
         const p = new addon.NativePlugin(${JSON.stringify(TIMING)}, () => {});
-        const text = [${JSON.stringify(TIMING)}, '', config, '', 'sleep', JSON.stringify({ ms }), ''].join('\\0');
-        p.submit(new Uint32Array([1, 0, 2, 3, 3, 2]), text);
+        p.submit(['C1', config, 'E2', 'sleep', JSON.stringify({ ms }), ''].join('\\0'));
         return p;
       };
       open(JSON.stringify({ log: ${JSON.stringify(log)} }), 20);
@@ -130,5 +129,22 @@ describe('in-process lifecycle', () => {
     expect(child.stderr).toBe('');
     expect([child.status, child.signal]).toEqual([3, null]);
     expect(readFileSync(log, 'utf8')).toBe('destroyed after 2 sleeps\n');
+  });
+
+  it('keeps the process alive while a plugin loads, then lets it end once idle', () => {
+    const loader = join(LOADER_ROOT, 'dist', 'load.js');
+    // Nothing else holds the event loop: the load itself must, until its answer came.
+    const script = `
+      const { loadPlugin } = await import(${JSON.stringify(loader)});
+      loadPlugin(${JSON.stringify(TIMING)}, { isolation: 'none' }).then((p) => console.log('loaded', p.name));
+    `;
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(child.stdout.trim()).toBe('loaded timing');
+    expect([child.status, child.signal]).toEqual([0, null]);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });

@@ -8,8 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Addon, JobKind } from '../src/inprocess/binding.js';
+import type { Addon } from '../src/inprocess/binding.js';
 import type { InProcessPlugin } from '../src/inprocess/index.js';
+import { FrameReader, Op, requestText } from '../src/wire/frames.js';
 import {
   buildFixtures,
   LOADER_ROOT,
@@ -91,18 +92,19 @@ describe('in-process threading', () => {
     const finished = new Promise<void>((resolve) => {
       done = resolve;
     });
-    const native = new addon.NativePlugin(TIMING, (list) => {
-      batches.push(list.length / 2);
-      if (batches.reduce((a, b) => a + b, 0) === 1001) done();
+    let answers = 0;
+    const reader = new FrameReader(() => answers++);
+    // The load's ready frame (id 0), then the answers to 1000 calls.
+    const native = new addon.NativePlugin(TIMING, (frames) => {
+      const before = answers;
+      reader.push(frames);
+      batches.push(answers - before);
+      if (answers === 1001) done();
     });
     native.ref();
-    const heads = new Uint32Array(2 * 1001);
-    let text = `${TIMING}\0\0`;
-    for (let id = 1; id <= 1000; id++) {
-      heads.set([id, JobKind.execute], 2 * id);
-      text += `echo\0{"id":${id}}\0`;
-    }
-    expect(native.submit(heads, text)).toBe(true);
+    let text = '';
+    for (let id = 1; id <= 1000; id++) text += requestText(id, Op.execute, 'echo', `{"id":${id}}`);
+    expect(native.submit(text)).toBe(true);
     // Keep the JS thread busy while the instance thread answers all of them.
     const until = Date.now() + 300;
     while (Date.now() < until) {}

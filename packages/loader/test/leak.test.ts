@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostCandidates } from '../src/isolated/find-host.js';
-import { encodeRequest, FrameReader, Op, Status } from '../src/isolated/frames.js';
+import { FrameReader, Op, requestText, Status } from '../src/wire/frames.js';
 import { buildExamples, example } from './support/examples-build.js';
 import { fixture } from './support/fixtures.js';
 
@@ -24,7 +24,7 @@ interface Frame {
 }
 
 /** Runs the host under valgrind, sends `requests`, closes stdin; resolves with the frames, exit code and log. */
-function underValgrind(plugin: string, requests: Buffer[]) {
+function underValgrind(plugin: string, requests: string[]) {
   const host = hostCandidates().find((p) => spawnSync('test', ['-x', p]).status === 0);
   if (host === undefined) throw new Error('entropic_plugin_host is not built');
   const args = ['--leak-check=full', '--errors-for-leak-kinds=definite', '--error-exitcode=99', host, plugin];
@@ -38,7 +38,7 @@ function underValgrind(plugin: string, requests: Buffer[]) {
   child.stderr.on('data', (chunk: Buffer) => {
     log += chunk.toString();
   });
-  child.stdin.end(Buffer.concat(requests));
+  child.stdin.end(requests.join(''));
   return new Promise<{ frames: Frame[]; code: number | null; log: string }>((resolve) => {
     child.on('close', (code) => resolve({ frames, code, log }));
   });
@@ -48,18 +48,17 @@ describe.runIf(haveValgrind)('plugin host under valgrind', () => {
   beforeAll(() => buildExamples());
 
   it('serves the echo plugin with zero bytes definitely lost', async () => {
-    const requests = [encodeRequest(1, Op.listTools, [])];
+    const requests = [requestText(1, Op.listTools)];
     for (let i = 2; i < 40; i++)
-      requests.push(encodeRequest(i, Op.execute, ['echo', JSON.stringify({ text: `n${i}` })]));
-    requests.push(encodeRequest(40, Op.configure, ['{}']), encodeRequest(41, Op.setWorkingDir, ['/tmp']));
-    requests.push(
-      encodeRequest(42, Op.execute, ['stop', '{"reason":"done"}']),
-      encodeRequest(43, Op.close, []),
-    );
+      requests.push(requestText(i, Op.execute, 'echo', JSON.stringify({ text: `n${i}` })));
+    requests.push(requestText(40, Op.configure, '{}'), requestText(41, Op.setWorkingDir, '/tmp'));
+    requests.push(requestText(42, Op.execute, 'stop', '{"reason":"done"}'), requestText(43, Op.close));
     const { frames, code, log } = await underValgrind(example('echo'), requests);
     expect(frames[0]).toMatchObject({ id: 0, status: Status.ready });
     expect(frames.map((f) => f.id)).toEqual([0, ...Array.from({ length: 43 }, (_, i) => i + 1)]);
-    expect(JSON.parse(frames[5]!.text)).toEqual({ result: 'n5', directives: [] });
+    // The echo answer is plain: its frame holds the result text alone.
+    expect(frames[5]).toMatchObject({ status: Status.plain, text: 'n5' });
+    expect(JSON.parse(frames[42]!.text)).toMatchObject({ result: 'done' });
     expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
     expect(log).toMatch(/ERROR SUMMARY: 0 errors/);
     expect(code).toBe(0);
@@ -67,7 +66,7 @@ describe.runIf(haveValgrind)('plugin host under valgrind', () => {
 
   it('leaks nothing when it refuses a plugin at load', async () => {
     const { frames, code, log } = await underValgrind(fixture('missing-symbols'), []);
-    expect(frames[0]).toMatchObject({ id: 0, status: Status.loadError });
+    expect(frames[0]).toMatchObject({ id: 0, status: Status.failed });
     expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
     expect(code).toBe(3);
   });

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "plugin_error.h"
 #include "plugin_instance.h"
@@ -24,8 +23,7 @@ struct Core {
   ErrorDetails details;
   PluginInstance* instance = nullptr;
   napi_threadsafe_function tsfn = nullptr;
-  std::vector<Outcome> batch;
-  std::vector<Job> submitting;
+  AnswerBuffer taken;
   bool tsfn_released = false;
   bool tsfn_finalized = false;
   bool hook_added = false;
@@ -86,63 +84,37 @@ void FinalizeTsfn(napi_env, void* data, void*) {
   Drop(core);
 }
 
-Napi::Value PayloadOf(Napi::Env env, Core* core, Outcome& outcome) {
-  switch (outcome.status) {
-    case OutcomeStatus::kText:
-      if (outcome.kind == JobKind::kLoad) {
-        core->details.plugin = outcome.text;
-        Napi::Array loaded = Napi::Array::New(env, 2);
-        loaded.Set(0u, Napi::String::New(env, outcome.text));
-        loaded.Set(1u, Napi::Number::New(env, outcome.value));
-        return loaded;
-      }
-      return Napi::String::New(env, outcome.text);
-    case OutcomeStatus::kNull:
-      return env.Null();
-    case OutcomeStatus::kDone:
-      return env.Undefined();
-    case OutcomeStatus::kFailed:
-      return MakePluginError(env, outcome.value, outcome.text, core->details);
-  }
-  return env.Undefined();
+// The answer frames in core->taken as one Buffer for JS.
+Napi::Buffer<char> FramesOf(Napi::Env env, Core* core) {
+  Napi::Buffer<char> frames = Napi::Buffer<char>::Copy(env, core->taken.data(), core->taken.size());
+  core->taken.clear();
+  return frames;
 }
 
-// The outcomes in core->batch as the flat (id, payload) list JS receives; joins the thread after a destroy.
-Napi::Array ListOf(Napi::Env env, Core* core) {
-  bool destroyed = false;
-  for (const Outcome& outcome : core->batch) destroyed = destroyed || outcome.kind == JobKind::kDestroy;
-  if (destroyed) {
-    // The thread left its loop right after the destroy: join it and let the function go.
-    core->shut_down = true;
-    core->instance->Join();
-    ReleaseTsfn(core, napi_tsfn_release);
-    RemoveHook(core);
-  }
-  Napi::Array list = Napi::Array::New(env, core->batch.size() * 2);
-  uint32_t at = 0;
-  for (Outcome& outcome : core->batch) {
-    list.Set(at++, Napi::Number::New(env, outcome.id));
-    list.Set(at++, PayloadOf(env, core, outcome));
-  }
-  core->batch.clear();
-  return list;
-}
-
-// Runs on the JS thread: hands every finished outcome to JS in one call.
-void DeliverBatch(napi_env raw_env, napi_value callback, void* context, void*) {
-  if (raw_env == nullptr) return;
+// Runs on the JS thread: hands every finished answer to JS in one call. Written against the C API so that no
+// C++ exception can leave it: while an environment shuts down (a worker ending) the calls below may fail, and
+// then the answers are simply dropped. An exception thrown by the callback stays pending and Node reports it
+// as an uncaught exception.
+void DeliverAnswers(napi_env env, napi_value callback, void* context, void*) {
+  if (env == nullptr) return;
   auto* core = static_cast<Core*>(context);
-  if (core->instance == nullptr) return;
-  Napi::Env env(raw_env);
-  Napi::HandleScope scope(env);
-  core->instance->TakeOutcomes(core->batch);
-  if (core->batch.empty()) return;
-  try {
-    Napi::Function(env, callback).Call({ListOf(env, core)});
-  } catch (const Napi::Error& error) {
-    core->batch.clear();
-    error.ThrowAsJavaScriptException();  // reported by Node as an uncaught exception
+  if (core->instance == nullptr || core->shut_down) return;
+  core->instance->TakeAnswers(core->taken);
+  if (core->taken.size() == 0) return;
+  napi_handle_scope scope;
+  if (napi_open_handle_scope(env, &scope) != napi_ok) {
+    core->taken.clear();
+    return;
   }
+  napi_value frames;
+  napi_value undefined;
+  void* copy;
+  if (napi_create_buffer_copy(env, core->taken.size(), core->taken.data(), &copy, &frames) == napi_ok &&
+      napi_get_undefined(env, &undefined) == napi_ok) {
+    napi_call_function(env, undefined, callback, 1, &frames, nullptr);
+  }
+  core->taken.clear();
+  napi_close_handle_scope(env, scope);
 }
 
 }  // namespace
@@ -163,20 +135,20 @@ Napi::Function NativePlugin::Define(Napi::Env env) {
 NativePlugin::NativePlugin(const Napi::CallbackInfo& info) : Napi::ObjectWrap<NativePlugin>(info) {
   Napi::Env env = info.Env();
   if (!info[0].IsString() || !info[1].IsFunction()) {
-    throw Napi::TypeError::New(env, "NativePlugin(path, onBatch) needs a string and a function");
+    throw Napi::TypeError::New(env, "NativePlugin(path, onAnswers) needs a string and a function");
   }
   auto* core = new Core();
   core->env = env;
   core->details.path = info[0].As<Napi::String>().Utf8Value();
   napi_status status = napi_create_threadsafe_function(
-      env, info[1], nullptr, Napi::String::New(env, "entropic-plugin"), 0, 1, core, FinalizeTsfn, core, DeliverBatch,
+      env, info[1], nullptr, Napi::String::New(env, "entropic-plugin"), 0, 1, core, FinalizeTsfn, core, DeliverAnswers,
       &core->tsfn);
   if (status != napi_ok) {
     delete core;
     throw Napi::Error::New(env, "cannot create the completion channel of a plugin instance");
   }
   napi_unref_threadsafe_function(env, core->tsfn);
-  core->instance = new PluginInstance(Wake, core);
+  core->instance = new PluginInstance(core->details.path, Wake, core);
   napi_add_env_cleanup_hook(env, CleanupHook, core);
   core->hook_added = true;
   core_ = core;
@@ -187,39 +159,20 @@ NativePlugin::~NativePlugin() {
   Drop(core_);
 }
 
-// submit(heads, text): `heads` a Uint32Array of (id, kind) pairs, `text` each job's
-// two strings, each ended by a NUL (no argument can hold one: the TS side refuses
-// them and JSON escapes them). One crossing and one wake-up for a whole burst.
+// submit(text): a burst of wire requests (native/wire/wire.h), queued in order. One crossing and one
+// wake-up for the whole burst.
 Napi::Value NativePlugin::Submit(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_uint32_array ||
-      !info[1].IsString()) {
-    throw Napi::TypeError::New(env, "submit(heads, text) needs a Uint32Array and a string");
-  }
+  if (!info[0].IsString()) throw Napi::TypeError::New(env, "submit(text) needs a string");
   if (core_->shut_down || core_->instance == nullptr) return Napi::Boolean::New(env, false);
-  Napi::Uint32Array heads = info[0].As<Napi::Uint32Array>();
-  std::string text = info[1].As<Napi::String>().Utf8Value();
-  size_t count = heads.ElementLength() / 2;
-  std::vector<Job>& jobs = core_->submitting;
-  jobs.clear();
-  jobs.resize(count);
-  size_t at = 0;
-  for (size_t i = 0; i < count; ++i) {
-    Job& job = jobs[i];
-    job.id = heads[2 * i];
-    uint32_t kind = heads[2 * i + 1];
-    if (kind > static_cast<uint32_t>(JobKind::kDestroy)) {
-      throw Napi::RangeError::New(env, "unknown job kind " + std::to_string(kind));
-    }
-    job.kind = static_cast<JobKind>(kind);
-    for (std::string* part : {&job.first, &job.second}) {
-      size_t end = text.find('\0', at);
-      if (end == std::string::npos) throw Napi::RangeError::New(env, "submit text holds fewer strings than jobs");
-      part->assign(text, at, end - at);
-      at = end + 1;
-    }
+  switch (core_->instance->Submit(info[0].As<Napi::String>().Utf8Value())) {
+    case PluginInstance::SubmitResult::kQueued:
+      return Napi::Boolean::New(env, true);
+    case PluginInstance::SubmitResult::kClosing:
+      return Napi::Boolean::New(env, false);
+    default:
+      throw Napi::RangeError::New(env, "submit(text): the text is not whole wire requests");
   }
-  return Napi::Boolean::New(env, core_->instance->Submit(jobs));
 }
 
 Napi::Value NativePlugin::Cancel(const Napi::CallbackInfo& info) {
@@ -228,7 +181,7 @@ Napi::Value NativePlugin::Cancel(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, core_->instance->Cancel(info[0].As<Napi::Number>().Uint32Value()));
 }
 
-// collect(spinMicros): the outcomes finished so far as the list onBatch would get, waiting up to
+// collect(spinMicros): the answer frames finished so far as onAnswers would get them, waiting up to
 // spinMicros (at most 1000) on this thread for the first one; undefined when none finished in time.
 Napi::Value NativePlugin::Collect(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -237,8 +190,10 @@ Napi::Value NativePlugin::Collect(const Napi::CallbackInfo& info) {
   int64_t micros = info[0].As<Napi::Number>().Int64Value();
   if (micros < 0) micros = 0;
   if (micros > 1000) micros = 1000;
-  if (!core_->instance->AwaitOutcomes(core_->batch, std::chrono::microseconds(micros))) return env.Undefined();
-  return ListOf(env, core_);
+  uint64_t want = info.Length() > 1 && info[1].IsNumber() ? info[1].As<Napi::Number>().Uint32Value() : 1;
+  if (want < 1) want = 1;
+  if (!core_->instance->AwaitAnswers(core_->taken, std::chrono::microseconds(micros), want)) return env.Undefined();
+  return FramesOf(env, core_);
 }
 
 Napi::Value NativePlugin::ExecuteSync(const Napi::CallbackInfo& info) {
@@ -248,7 +203,7 @@ Napi::Value NativePlugin::ExecuteSync(const Napi::CallbackInfo& info) {
   }
   std::string tool = info[0].As<Napi::String>().Utf8Value();
   std::string args = info[1].As<Napi::String>().Utf8Value();
-  PluginText answer;
+  char* answer = nullptr;
   LoadFailure failure;
   bool ok = false;
   if (core_->shut_down || core_->instance == nullptr) {
@@ -257,9 +212,14 @@ Napi::Value NativePlugin::ExecuteSync(const Napi::CallbackInfo& info) {
   } else {
     ok = core_->instance->ExecuteNow(tool.c_str(), args.c_str(), answer, failure);
   }
-  if (!ok) throw Napi::Error(env, MakePluginError(env, failure.value, failure.message, core_->details));
-  if (!answer.present) return env.Null();
-  return Napi::String::New(env, answer.text);
+  if (!ok) {
+    if (core_->instance != nullptr) core_->details.plugin = core_->instance->Name();
+    throw Napi::Error(env, MakePluginError(env, failure.value, failure.message, core_->details));
+  }
+  if (answer == nullptr) return env.Null();
+  Napi::String text = Napi::String::New(env, answer);
+  core_->instance->Release(answer);
+  return text;
 }
 
 void NativePlugin::Ref(const Napi::CallbackInfo& info) {

@@ -1,22 +1,22 @@
-// The JS class `NativePlugin`: one plugin instance on its own thread.
+// The JS class `NativePlugin`: one plugin instance on its own thread, speaking the plugin wire
+// (native/wire/wire.h) as the host process does.
 //
-//   new NativePlugin(path, onBatch)       starts the thread (the caller then submits the load job)
-//   submit(heads, text)                   queues jobs in order: (id, kind) pairs in a
-//                                         Uint32Array, their two strings NUL-ended in
-//                                         `text`; false once the instance is closing
-//   cancel(id)                            drops a job that has not started
-//   collect(spinMicros)                   the finished jobs' list now, spinning up to spinMicros
-//                                         for the first one (undefined if none); see CallTable
-//   executeSync(tool, argsJson)           runs execute on the JS thread after every queued job
+//   new NativePlugin(path, onAnswers)     starts the thread, which loads the plugin and answers id 0
+//                                         with READY or FAILED
+//   submit(text)                          queues a burst of wire requests, in order; false once the
+//                                         instance is closing
+//   cancel(id)                            drops a request that has not started
+//   collect(spinMicros)                   the answer frames finished so far, spinning up to spinMicros
+//                                         for the first one (undefined if none came)
+//   executeSync(tool, argsJson)           runs execute on the JS thread after every queued request
 //   ref() / unref()                       keep the event loop alive while calls are in flight
-//   shutdown()                            drops queued jobs, destroys the instance and unloads now
-//                                         (what the environment cleanup hook does; `process.exit()`
-//                                         skips those hooks, so the package calls this on 'exit')
+//   shutdown()                            drops queued requests, destroys the instance and unloads now,
+//                                         and lets the thread go (after the close was answered, or at
+//                                         exit: `process.exit()` skips the environment cleanup hooks, so
+//                                         the package calls this on 'exit')
 //
-// Finished jobs reach `onBatch(list)` through one thread-safe function per
-// instance, as a flat list of (id, payload) pairs. The payload is the answer
-// text, null for a NULL answer, undefined for a call without a value,
-// [name, apiVersion] for a load, or a PluginError.
+// Finished answers reach `onAnswers(frames)` through one thread-safe function per instance, as a Buffer of
+// wire answer frames.
 #pragma once
 
 #include <napi.h>

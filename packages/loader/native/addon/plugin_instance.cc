@@ -1,6 +1,7 @@
 // One plugin instance and the thread that owns it (see plugin_instance.h).
 #include "plugin_instance.h"
 
+#include <cstring>
 #include <exception>
 #include <utility>
 
@@ -10,30 +11,16 @@ namespace entropic_loader {
 
 namespace {
 
-void SetText(Outcome& out, PluginText&& answer) {
-  out.status = answer.present ? OutcomeStatus::kText : OutcomeStatus::kNull;
-  out.text = std::move(answer.text);
+void PutFailure(wire_buf_t* out, uint32_t id, int value, const std::string& message) {
+  wire_put_failure(out, id, value, ErrorName(value), message.c_str());
 }
 
-void SetFailure(Outcome& out, int value, std::string message) {
-  out.status = OutcomeStatus::kFailed;
-  out.value = value;
-  out.text = std::move(message);
-}
-
-void SetReturnCode(Outcome& out, int code, const char* entry_point, const std::string& plugin) {
-  if (code == ENTROPIC_OK) {
-    out.status = OutcomeStatus::kDone;
-    return;
-  }
-  SetFailure(out, code,
-             std::string(entry_point) + "() of plugin " + plugin + " returned " + ErrorName(code) + " (" +
-                 std::to_string(code) + ")");
-}
+void PutReturnCode(wire_buf_t* out, uint32_t id, int code) { wire_put_code(out, id, WIRE_CODE, code, nullptr, 0); }
 
 }  // namespace
 
-PluginInstance::PluginInstance(WakeFn wake, void* wake_context) : wake_(wake), wake_context_(wake_context) {
+PluginInstance::PluginInstance(std::string path, WakeFn wake, void* wake_context)
+    : wake_(wake), wake_context_(wake_context), path_(std::move(path)) {
   thread_ = std::thread(&PluginInstance::Run, this);
 }
 
@@ -49,28 +36,39 @@ PluginInstance::~PluginInstance() {
     work_ready_.notify_all();
     thread_.join();
   }
+  wire_buf_free(&ready_);
 }
 
-bool PluginInstance::Submit(std::vector<Job>& jobs) {
+PluginInstance::SubmitResult PluginInstance::Submit(std::string&& burst) {
+  auto text = std::make_shared<const std::string>(std::move(burst));
+  std::deque<Job> jobs;
+  size_t at = 0;
+  while (at < text->size()) {
+    Job job;
+    if (wire_next_request(text->data(), text->size(), &at, &job.request) != 1) return SubmitResult::kMalformed;
+    if (job.request.op == WIRE_SPIN_HINT) continue;  // the instance thread never sleeps between queued calls
+    job.burst = text;
+    jobs.push_back(std::move(job));
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  if (closing_ || stop_) return false;
+  if (closing_ || stop_) return SubmitResult::kClosing;
   for (Job& job : jobs) {
-    if (job.kind == JobKind::kDestroy) closing_ = true;
+    if (job.request.op == WIRE_CLOSE) closing_ = true;
     queue_.push_back(std::move(job));
   }
-  // One wake-up per batch: whoever wakes the thread clears the flag, so later
-  // batches arriving before it runs do not make another system call.
+  // One wake-up per burst: whoever wakes the thread clears the flag, so later
+  // bursts arriving before it runs do not make another system call.
   bool notify = thread_waiting_;
   thread_waiting_ = false;
   lock.unlock();
   if (notify) work_ready_.notify_one();
-  return true;
+  return SubmitResult::kQueued;
 }
 
 bool PluginInstance::Cancel(uint32_t id) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {
-    if (it->id == id && it->kind != JobKind::kDestroy) {
+    if (it->request.id == id && it->request.op != WIRE_CLOSE) {
       queue_.erase(it);
       if (queue_.empty() && !running_) idle_.notify_all();
       return true;
@@ -79,10 +77,10 @@ bool PluginInstance::Cancel(uint32_t id) {
   return false;
 }
 
-void PluginInstance::TakeOutcomes(std::vector<Outcome>& out) {
+void PluginInstance::TakeAnswers(AnswerBuffer& out) {
   out.clear();
   std::lock_guard<std::mutex> lock(mutex_);
-  out.swap(outcomes_);
+  std::swap(*out.raw(), ready_);
   wake_armed_ = true;
 }
 
@@ -91,34 +89,40 @@ void PluginInstance::DisableWake() {
   wake_enabled_ = false;
 }
 
-bool PluginInstance::AwaitOutcomes(std::vector<Outcome>& out, std::chrono::nanoseconds budget) {
+bool PluginInstance::AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds budget, uint64_t want) {
   out.clear();
   uint64_t seen;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!outcomes_.empty()) {
-      out.swap(outcomes_);
+    if (ready_.len > 0) {
+      std::swap(*out.raw(), ready_);
       wake_armed_ = true;
       return true;
     }
-    wake_armed_ = false;  // the next outcome is collected here, not announced
+    wake_armed_ = false;  // the next answer is collected here, not announced
     seen = published_.load(std::memory_order_relaxed);
   }
   auto until = std::chrono::steady_clock::now() + budget;
   // Yielding (rather than a pause) lets the instance thread have this core when the machine is busy: on a
   // loaded machine a spinning caller must not stand between the plugin and the CPU it needs.
-  while (published_.load(std::memory_order_acquire) == seen) {
+  while (published_.load(std::memory_order_acquire) - seen < want) {
     if (std::chrono::steady_clock::now() >= until) break;
     std::this_thread::yield();
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  out.swap(outcomes_);
+  std::swap(*out.raw(), ready_);
   wake_armed_ = true;  // what finishes from now on wakes the JS side as usual
-  return !out.empty();
+  return out.size() > 0;
 }
 
-bool PluginInstance::Publish(Outcome&& outcome) {
-  outcomes_.push_back(std::move(outcome));
+bool PluginInstance::Publish(wire_buf_t* pending) {
+  if (ready_.len == 0) {
+    std::swap(ready_, *pending);  // the usual case: no copy
+  } else if (wire_reserve(&ready_, pending->len) == 0) {
+    std::memcpy(ready_.data + ready_.len, pending->data, pending->len);
+    ready_.len += pending->len;
+  }
+  pending->len = 0;
   published_.fetch_add(1, std::memory_order_release);
   if (!wake_armed_) return false;
   wake_armed_ = false;
@@ -133,8 +137,24 @@ void PluginInstance::Wake() {
 }
 
 void PluginInstance::Run() {
+  // The answers of this thread are written here, outside the lock, then published in one step.
+  wire_buf_t pending = {nullptr, 0, 0};
+  LoadFailure failure;
+  if (library_.Open(path_, failure)) {
+    const std::string& name = library_.Name();
+    wire_put_code(&pending, 0, WIRE_READY, library_.ApiVersion(), name.data(), name.size());
+  } else {
+    PutFailure(&pending, 0, failure.value, failure.message);
+  }
   std::unique_lock<std::mutex> lock(mutex_);
+  bool wake = Publish(&pending);
   for (;;) {
+    if (wake) {
+      wake = false;
+      lock.unlock();
+      Wake();
+      lock.lock();
+    }
     while (!stop_ && (queue_.empty() || running_)) {
       thread_waiting_ = true;
       work_ready_.wait(lock);
@@ -145,75 +165,69 @@ void PluginInstance::Run() {
     queue_.pop_front();
     running_ = true;
     lock.unlock();
-    Outcome outcome = RunJob(job);
+    bool more = Serve(job.request, &pending);
+    job.burst.reset();
     lock.lock();
     running_ = false;
-    bool wake = Publish(std::move(outcome));
+    wake = Publish(&pending);
     if (queue_.empty()) idle_.notify_all();
-    if (wake) {
-      lock.unlock();
-      Wake();
-      lock.lock();
-    }
-    if (job.kind == JobKind::kDestroy) break;
+    if (!more) break;
+  }
+  if (wake) {
+    lock.unlock();
+    Wake();
+    lock.lock();
   }
   lock.unlock();
   library_.Close();
+  wire_buf_free(&pending);
   lock.lock();
   finished_ = true;
   idle_.notify_all();
 }
 
-Outcome PluginInstance::RunJob(const Job& job) {
-  Outcome out;
-  out.id = job.id;
-  out.kind = job.kind;
-  if (job.kind != JobKind::kLoad && job.kind != JobKind::kDestroy && !library_.IsOpen()) {
-    SetFailure(out, ENTROPIC_ERROR_INVALID_STATE, "the plugin " + path_ + " is not loaded");
-    return out;
+bool PluginInstance::Serve(const wire_request_t& r, wire_buf_t* out) {
+  if (r.op == WIRE_CLOSE) {
+    library_.Close();
+    PutReturnCode(out, r.id, 0);
+    return false;
+  }
+  if (!library_.IsOpen()) {
+    PutFailure(out, r.id, ENTROPIC_ERROR_INVALID_STATE, "the plugin " + path_ + " is not loaded");
+    return true;
   }
   try {
-    switch (job.kind) {
-      case JobKind::kLoad: {
-        path_ = job.first;
-        LoadFailure failure;
-        if (library_.Open(job.first, failure)) {
-          out.status = OutcomeStatus::kText;
-          out.text = library_.Name();
-          out.value = library_.ApiVersion();
-        } else {
-          SetFailure(out, failure.value, std::move(failure.message));
-        }
+    char* text;
+    switch (r.op) {
+      case WIRE_LIST_TOOLS:
+        text = library_.ListTools();
+        wire_put_text(out, r.id, text);
+        library_.Release(text);
         break;
-      }
-      case JobKind::kListTools:
-        SetText(out, library_.ListTools());
+      case WIRE_EXECUTE:
+        text = library_.Execute(r.parts[0], r.parts[1]);
+        wire_put_answer(out, r.id, text);
+        library_.Release(text);
         break;
-      case JobKind::kExecute:
-        SetText(out, library_.Execute(job.first.c_str(), job.second.c_str()));
+      case WIRE_CONFIGURE:
+        PutReturnCode(out, r.id, library_.Configure(r.parts[0]));
         break;
-      case JobKind::kConfigure:
-        SetReturnCode(out, library_.Configure(job.first.c_str()), "entropic_mcp_server_configure", library_.Name());
+      case WIRE_SET_WORKING_DIR:
+        PutReturnCode(out, r.id, library_.SetWorkingDir(r.parts[0]));
         break;
-      case JobKind::kSetWorkingDir:
-        SetReturnCode(out, library_.SetWorkingDir(job.first.c_str()), "entropic_mcp_server_set_working_dir",
-                      library_.Name());
-        break;
-      case JobKind::kDestroy:
-        library_.Close();
-        out.status = OutcomeStatus::kDone;
+      default:
         break;
     }
   } catch (const std::exception& error) {
-    SetFailure(out, ENTROPIC_ERROR_INTERNAL,
+    PutFailure(out, r.id, ENTROPIC_ERROR_INTERNAL,
                "plugin " + path_ + " let a C++ exception escape a C entry point: " + error.what());
   } catch (...) {
-    SetFailure(out, ENTROPIC_ERROR_INTERNAL, "plugin " + path_ + " let an exception escape a C entry point");
+    PutFailure(out, r.id, ENTROPIC_ERROR_INTERNAL, "plugin " + path_ + " let an exception escape a C entry point");
   }
-  return out;
+  return true;
 }
 
-bool PluginInstance::ExecuteNow(const char* tool, const char* args_json, PluginText& answer, LoadFailure& failure) {
+bool PluginInstance::ExecuteNow(const char* tool, const char* args_json, char*& answer, LoadFailure& failure) {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return finished_ || (queue_.empty() && !running_); });
   if (closing_ || stop_ || finished_ || !library_.IsOpen()) {

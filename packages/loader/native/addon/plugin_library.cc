@@ -88,20 +88,14 @@ bool PluginLibrary::Open(const std::string& path, LoadFailure& failure) {
   return true;
 }
 
-PluginText PluginLibrary::Take(char* owned) {
-  PluginText out;
-  if (owned != nullptr) {
-    out.present = true;
-    out.text.assign(owned);
-    free_fn_(owned);
-  }
-  return out;
+char* PluginLibrary::ListTools() { return list_tools_fn_(server_); }
+
+char* PluginLibrary::Execute(const char* tool, const char* args_json) {
+  return execute_fn_(server_, tool, args_json);
 }
 
-PluginText PluginLibrary::ListTools() { return Take(list_tools_fn_(server_)); }
-
-PluginText PluginLibrary::Execute(const char* tool, const char* args_json) {
-  return Take(execute_fn_(server_, tool, args_json));
+void PluginLibrary::Release(char* owned) {
+  if (owned != nullptr) free_fn_(owned);
 }
 
 int PluginLibrary::Configure(const char* config_json) { return configure_fn_(server_, config_json); }

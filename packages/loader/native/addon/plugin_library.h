@@ -15,12 +15,6 @@ struct LoadFailure {
   std::string message;
 };
 
-// Result of a call that returns a string: `present` is false when the plugin answered NULL.
-struct PluginText {
-  bool present = false;
-  std::string text;
-};
-
 class PluginLibrary {
  public:
   PluginLibrary() = default;
@@ -32,8 +26,10 @@ class PluginLibrary {
   // partial step is undone and `failure` says why.
   bool Open(const std::string& path, LoadFailure& failure);
 
-  PluginText ListTools();
-  PluginText Execute(const char* tool, const char* args_json);
+  // The plugin's own strings (NULL when it answered NULL): hand each back to Release once read.
+  char* ListTools();
+  char* Execute(const char* tool, const char* args_json);
+  void Release(char* owned);
   int Configure(const char* config_json);
   int SetWorkingDir(const char* path);
 
@@ -45,8 +41,6 @@ class PluginLibrary {
   int ApiVersion() const { return api_version_; }
 
  private:
-  PluginText Take(char* owned);
-
   void* handle_ = nullptr;
   entropic_mcp_server_t server_ = nullptr;
   std::string name_;

@@ -1,4 +1,4 @@
-/* Buffered frame reading and writing on two file descriptors (see channel.h). */
+/* Buffered request reading and answer writing on two file descriptors (see channel.h). */
 #include "channel.h"
 
 #include <errno.h>
@@ -9,21 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "protocol.h"
 
 #define READ_CHUNK (256u * 1024u)
-
-static uint32_t get_u32(const char* p) {
-  const unsigned char* u = (const unsigned char*)p;
-  return (uint32_t)u[0] | ((uint32_t)u[1] << 8) | ((uint32_t)u[2] << 16) | ((uint32_t)u[3] << 24);
-}
-
-static void put_u32(char* p, uint32_t v) {
-  p[0] = (char)(v & 0xff);
-  p[1] = (char)((v >> 8) & 0xff);
-  p[2] = (char)((v >> 16) & 0xff);
-  p[3] = (char)((v >> 24) & 0xff);
-}
 
 static int reserve(char** buf, size_t* cap, size_t need) {
   if (need <= *cap) return 0;
@@ -44,23 +31,20 @@ void channel_init(channel_t* ch, int in_fd, int out_fd) {
 
 void channel_free(channel_t* ch) {
   free(ch->in);
-  free(ch->out);
-  ch->in = ch->out = NULL;
+  ch->in = NULL;
+  wire_buf_free(&ch->out);
 }
 
-int channel_next(channel_t* ch, frame_t* frame) {
-  size_t avail = ch->in_len - ch->in_pos;
-  if (avail < 4) return 0;
-  const char* head = ch->in + ch->in_pos;
-  uint32_t body = get_u32(head);
-  if (body < 5 || body > HOST_MAX_FRAME) return -1;
-  if (avail < 4 + (size_t)body) return 0;
-  frame->id = get_u32(head + 4);
-  frame->op = (uint8_t)head[8];
-  frame->payload = ch->in + ch->in_pos + 9;
-  frame->payload_len = body - 5;
-  ch->in_pos += 4 + (size_t)body;
-  return 1;
+int channel_next(channel_t* ch, wire_request_t* request) {
+  /* A request ends at a NUL: while none came since the last look, a long request is not scanned again. */
+  size_t from = ch->in_scanned > ch->in_pos ? ch->in_scanned : ch->in_pos;
+  if (from == ch->in_pos || memchr(ch->in + from, '\0', ch->in_len - from) != NULL) {
+    int got = wire_next_request(ch->in, ch->in_len, &ch->in_pos, request);
+    if (got != 0) return got;
+  }
+  ch->in_scanned = ch->in_len;
+  /* A request that does not end within the largest size allowed never will. */
+  return ch->in_len - ch->in_pos > WIRE_MAX_FRAME ? -1 : 0;
 }
 
 static long long now_ns(void) {
@@ -104,13 +88,11 @@ int channel_read(channel_t* ch, long spin_ns) {
     /* Keep only the unread tail; payload pointers from earlier frames are no longer used. */
     memmove(ch->in, ch->in + ch->in_pos, ch->in_len - ch->in_pos);
     ch->in_len -= ch->in_pos;
+    ch->in_scanned = ch->in_scanned > ch->in_pos ? ch->in_scanned - ch->in_pos : 0;
     ch->in_pos = 0;
   }
-  size_t want = READ_CHUNK;
-  if (ch->in_len >= 4) {
-    size_t frame = 4 + (size_t)get_u32(ch->in);
-    if (frame > ch->in_len + want) want = frame - ch->in_len;
-  }
+  /* Room for another chunk; a long request keeps doubling the buffer as it comes in. */
+  size_t want = ch->in_len > READ_CHUNK ? ch->in_len : READ_CHUNK;
   if (reserve(&ch->in, &ch->in_cap, ch->in_len + want) != 0) return -1;
   if (spin_ns > 0) maybe_wait(ch, spin_ns);
   for (;;) {
@@ -124,39 +106,18 @@ int channel_read(channel_t* ch, long spin_ns) {
   }
 }
 
-int channel_put(channel_t* ch, uint32_t id, uint8_t status, const void* a, size_t a_len, const void* b,
-                size_t b_len) {
-  size_t body = 5 + a_len + b_len;
-  if (body > HOST_MAX_FRAME) return -1;
-  if (reserve(&ch->out, &ch->out_cap, ch->out_len + 4 + body) != 0) return -1;
-  char* p = ch->out + ch->out_len;
-  put_u32(p, (uint32_t)body);
-  put_u32(p + 4, id);
-  p[8] = (char)status;
-  if (a_len) memcpy(p + 9, a, a_len);
-  if (b_len) memcpy(p + 9 + a_len, b, b_len);
-  ch->out_len += 4 + body;
-  return 0;
-}
-
-int channel_put_code(channel_t* ch, uint32_t id, uint8_t status, int32_t code, const void* text, size_t len) {
-  char le[4];
-  put_u32(le, (uint32_t)code);
-  return channel_put(ch, id, status, le, 4, text, len);
-}
-
 int channel_flush(channel_t* ch) {
   size_t done = 0;
-  while (done < ch->out_len) {
-    ssize_t n = write(ch->out_fd, ch->out + done, ch->out_len - done);
+  while (done < ch->out.len) {
+    ssize_t n = write(ch->out_fd, ch->out.data + done, ch->out.len - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       return -1;
     }
     done += (size_t)n;
   }
-  ch->out_len = 0;
+  ch->out.len = 0;
   return 0;
 }
 
-size_t channel_pending(const channel_t* ch) { return ch->out_len; }
+size_t channel_pending(const channel_t* ch) { return ch->out.len; }

@@ -1,6 +1,6 @@
 /*
- * entropic_plugin_host: hosts ONE plugin library in its own process and serves the framed protocol of
- * protocol.h on stdin and a private copy of stdout. Usage:
+ * entropic_plugin_host: hosts ONE plugin library in its own process and serves the plugin wire
+ * (../wire/wire.h) on stdin and a private copy of stdout. Usage:
  *
  *   entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so
  *
@@ -22,7 +22,7 @@
 #include "channel.h"
 #include "flusher.h"
 #include "plugin.h"
-#include "protocol.h"
+#include "wire.h"
 
 static int move_channel(int* in_fd, int* out_fd) {
   *in_fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
@@ -42,8 +42,8 @@ static int limit_memory(const char* mib) {
   return setrlimit(RLIMIT_AS, &limit);
 }
 
-/* How long the host keeps looking for the next request after it answered a lone call (a request marked
- * OP_FLAG_LONE), before it sleeps in read():
+/* How long the host keeps looking for the next request after it answered lone calls (requests followed by
+ * the spin hint S0), before it sleeps in read():
  * ENTROPIC_HOST_SPIN_US (0 turns it off, at most 10000), else HOST_SPIN_US. */
 #define HOST_SPIN_US 150L
 static long spin_micros(void) {
@@ -53,18 +53,6 @@ static long spin_micros(void) {
   long value = strtol(text, &end, 10);
   if (*end != '\0' || value < 0) return HOST_SPIN_US;
   return value > 10000 ? 10000 : value;
-}
-
-/* The payload must be `count` NUL-terminated strings; fills parts[] with them. */
-static int split(const frame_t* f, const char** parts, int count) {
-  size_t at = 0;
-  for (int i = 0; i < count; i++) {
-    const char* nul = at < f->payload_len ? memchr(f->payload + at, '\0', f->payload_len - at) : NULL;
-    if (nul == NULL) return -1;
-    parts[i] = f->payload + at;
-    at = (size_t)(nul - f->payload) + 1;
-  }
-  return at == f->payload_len ? 0 : -1;
 }
 
 /* Strings the plugin returned, copied into the output buffer and not yet released with its entropic_free.
@@ -89,78 +77,71 @@ static int flush_answers(channel_t* ch, plugin_t* p) {
   return 0;
 }
 
-static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s) {
-  if (s == NULL) return channel_put(ch, id, ST_NULL, NULL, 0, NULL, 0);
-  int rc = channel_put(ch, id, ST_STRING, s, strlen(s), NULL, 0);
+/* Buffers the answer of list_tools (as_answer 0) or execute (1), keeping the plugin's string to release later. */
+static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s, int as_answer) {
+  int rc = as_answer ? wire_put_answer(&ch->out, id, s) : wire_put_text(&ch->out, id, s);
+  if (s == NULL) return rc;
   if (deferred_count == DEFERRED_MAX && flush_answers(ch, p) != 0) rc = -1;
   deferred[deferred_count++] = s;
   return rc;
 }
 
-static int bad_request(channel_t* ch, uint32_t id, const char* why) {
-  return channel_put(ch, id, ST_BAD_REQUEST, why, strlen(why), NULL, 0);
-}
-
 /* Serves one request. 0: go on; 1: close was asked; -1: the answer could not be buffered. Every call into
  * the plugin sits between flusher_enter and flusher_leave. */
-static int serve(channel_t* ch, plugin_t* p, const frame_t* f) {
-  const char* s[2];
+static int serve(channel_t* ch, plugin_t* p, const wire_request_t* r) {
   char* text;
   entropic_error_t code;
-  switch (f->op) {
-    case OP_LIST_TOOLS:
+  switch (r->op) {
+    case WIRE_LIST_TOOLS:
       flusher_enter();
       text = p->list_tools(p->server);
       flusher_leave();
-      return put_owned_string(ch, p, f->id, text);
-    case OP_EXECUTE:
-      if (split(f, s, 2) != 0) return bad_request(ch, f->id, "execute needs a tool name and arguments");
+      return put_owned_string(ch, p, r->id, text, 0);
+    case WIRE_EXECUTE:
       flusher_enter();
-      text = p->execute(p->server, s[0], s[1]);
+      text = p->execute(p->server, r->parts[0], r->parts[1]);
       flusher_leave();
-      return put_owned_string(ch, p, f->id, text);
-    case OP_CONFIGURE:
-    case OP_SET_WORKING_DIR:
-      if (split(f, s, 1) != 0) return bad_request(ch, f->id, "this operation needs one string");
+      return put_owned_string(ch, p, r->id, text, 1);
+    case WIRE_CONFIGURE:
+    case WIRE_SET_WORKING_DIR:
       flusher_enter();
-      code = f->op == OP_CONFIGURE ? p->configure(p->server, s[0]) : p->set_working_dir(p->server, s[0]);
+      code = r->op == WIRE_CONFIGURE ? p->configure(p->server, r->parts[0]) : p->set_working_dir(p->server, r->parts[0]);
       flusher_leave();
-      return channel_put_code(ch, f->id, ST_CODE, (int32_t)code, NULL, 0);
-    case OP_CLOSE:
+      return wire_put_code(&ch->out, r->id, WIRE_CODE, (int32_t)code, NULL, 0);
+    case WIRE_CLOSE:
       release_deferred(p);
       flusher_enter();
       plugin_unload(p);
       flusher_leave();
-      if (channel_put_code(ch, f->id, ST_CODE, 0, NULL, 0) != 0) return -1;
+      if (wire_put_code(&ch->out, r->id, WIRE_CODE, 0, NULL, 0) != 0) return -1;
       return 1;
-    default:
-      return bad_request(ch, f->id, "unknown operation");
+    default: /* WIRE_SPIN_HINT: nothing to answer */
+      return 0;
   }
 }
 
-/* Serves frames until close or end of input. The answers to the requests read together go out in one write
+/* Serves requests until close or end of input. The answers to the requests read together go out in one write
  * (the flusher sends them earlier when a call is slow). */
 static int serve_all(channel_t* ch, plugin_t* p, long spin_ns) {
   for (;;) {
-    frame_t f;
+    wire_request_t r;
     int got;
-    int lone = 1;
-    while ((got = channel_next(ch, &f)) == 1) {
-      lone = (f.op & OP_FLAG_LONE) != 0;
-      f.op &= (uint8_t)~OP_FLAG_LONE;
-      int rc = serve(ch, p, &f);
+    int lone = 0;
+    while ((got = channel_next(ch, &r)) == 1) {
+      lone = r.op == WIRE_SPIN_HINT;
+      int rc = serve(ch, p, &r);
       if (rc < 0) return 1;
       if (rc == 1) return channel_flush(ch) == 0 ? 0 : 1;
       if (channel_pending(ch) > (1u << 20) && flush_answers(ch, p) != 0) return 1;
     }
     if (got < 0) {
-      fprintf(stderr, "entropic_plugin_host: malformed frame from the loader\n");
+      fprintf(stderr, "entropic_plugin_host: malformed request from the loader\n");
       return 1;
     }
     if (flush_answers(ch, p) != 0) return 1;
     /* Only a lone call's next request is worth waiting for awake; busy pipelines sleep in read. */
-    int r = channel_read(ch, lone ? spin_ns : 0);
-    if (r <= 0) return r == 0 ? 0 : 1;
+    int rd = channel_read(ch, lone ? spin_ns : 0);
+    if (rd <= 0) return rd == 0 ? 0 : 1;
   }
 }
 
@@ -194,18 +175,11 @@ int main(int argc, char** argv) {
   load_error_t err;
   int status = 0;
   if (plugin_load(&plugin, argv[arg], &err) != 0) {
-    /* payload after the value: the error's name, NUL, the message */
-    char text[sizeof err.message + 64];
-    int n = snprintf(text, sizeof text, "%s%c%s", plugin_error_name((int)err.code), '\0', err.message);
-    size_t len = n < 0 ? 0 : ((size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
-    channel_put_code(&ch, 0, ST_LOAD_ERROR, (int32_t)err.code, text, len);
+    wire_put_failure(&ch.out, 0, (int32_t)err.code, plugin_error_name((int)err.code), err.message);
     channel_flush(&ch);
     status = 3;
   } else {
-    int32_t version = (int32_t)plugin.api_version;
-    char le[4] = {(char)(version & 0xff), (char)((version >> 8) & 0xff), (char)((version >> 16) & 0xff),
-                  (char)((version >> 24) & 0xff)};
-    channel_put(&ch, 0, ST_READY, le, 4, plugin.name, strlen(plugin.name));
+    wire_put_code(&ch.out, 0, WIRE_READY, (int32_t)plugin.api_version, plugin.name, strlen(plugin.name));
     if (flusher_start(&ch) != 0) {
       fprintf(stderr, "entropic_plugin_host: cannot start the flusher thread\n");
       status = 2;

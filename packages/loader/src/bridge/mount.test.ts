@@ -1,9 +1,11 @@
 // Tests of mounting plugin tools: name collisions and answer-to-result mapping.
+import { Later, McpServer } from '@entropic-mcp/server';
 import { describe, expect, it } from 'vitest';
 import { PluginError } from '../errors.js';
 import type { Plugin, PluginTool } from '../types.js';
-import { findCollisions } from './mount.js';
+import { findCollisions, mountPlugin } from './mount.js';
 import { answerToResult, errorToResult } from './result.js';
+import type { BridgeToolHandler } from './types.js';
 
 /** Plugin-shaped data: findCollisions reads only names, paths and tool lists. */
 function plugin(name: string, tools: string[], path = `/p/lib${name}.so`): Plugin {
@@ -20,7 +22,9 @@ function plugin(name: string, tools: string[], path = `/p/lib${name}.so`): Plugi
     instances: 1,
     tools: list,
     listTools: async () => list,
+    pending: 0,
     execute: async (tool, args) => ({ result: JSON.stringify({ tool, args }), directives: [] }),
+    call: (tool, args, reply) => reply.answered({ result: JSON.stringify({ tool, args }), directives: [] }),
     configure: async () => {},
     setWorkingDir: async () => {},
     close: async () => {},
@@ -37,6 +41,25 @@ describe('findCollisions', () => {
       'tool "a.b.c" comes from both plugin "a.b" and plugin "a"',
     ]);
     expect(findCollisions([plugin('a', ['x', 'x'])])).toEqual(['plugin "a" lists tool "x" twice']);
+  });
+});
+
+describe('mounting on our own server', () => {
+  it('answers each call through a Later the server waits on, not a promise', async () => {
+    const handlers = new Map<string, BridgeToolHandler>();
+    const server = new McpServer({ name: 't', version: '1' });
+    const addTool = server.addTool.bind(server);
+    server.addTool = ((definition: { name: string }, handler: BridgeToolHandler) => {
+      handlers.set(definition.name, handler);
+      return addTool(definition as never, handler as never);
+    }) as typeof server.addTool;
+    expect(mountPlugin(server, plugin('p', ['x']))).toEqual(['p.x']);
+    const out = handlers.get('p.x')?.({ a: 1 }, { signal: new AbortController().signal, onAbort() {} });
+    expect(out).toBeInstanceOf(Later);
+    expect(await out).toEqual({
+      content: [{ type: 'text', text: '{"tool":"x","args":{"a":1}}' }],
+      _meta: { 'io.entropic/directives': [] },
+    });
   });
 });
 

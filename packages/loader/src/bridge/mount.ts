@@ -3,10 +3,11 @@ import { McpServer } from '@entropic-mcp/server';
 import type { CancelHook } from '../guard.js';
 import type { CallOptions, Plugin, PluginTool } from '../types.js';
 import {
-  answerToResult as answerToPlainResult,
   answerToRawResult,
+  answerToResult,
   errorToResult,
   PLUGIN_META_KEY,
+  PluginToolCall,
 } from './result.js';
 import type { BridgeToolContext, BridgeToolHandler, MountOptions, ToolHost } from './types.js';
 
@@ -37,22 +38,30 @@ export function toolName(plugin: Plugin, tool: PluginTool): string {
 }
 
 /**
- * One handler per tool, built once: per call it makes the call options and the plugin's promise, nothing else.
- * Cancellation reaches the plugin through the context's `onAbort` hook when the server has one (no AbortSignal
- * per call), else through `ctx.signal`.
+ * One handler per tool, built once. On our own server a call is one `PluginToolCall` the server waits on (no
+ * promise per call) and the plugin's result text is written as it is; any other host gets a promise and plain
+ * strings. Cancellation reaches the plugin through the context's `onAbort` hook when the server has one (no
+ * AbortSignal per call), else through `ctx.signal`.
  */
 function makeHandler(
   plugin: Plugin,
   tool: PluginTool,
   options: MountOptions,
-  raw: boolean,
+  ownServer: boolean,
 ): BridgeToolHandler {
   const name = tool.name;
   const { timeoutMs, onDirectives } = options;
-  const answerToResult = raw ? answerToRawResult : answerToPlainResult;
+  const site = { plugin: plugin.name, tool: name };
   const failed = (error: unknown) => errorToResult(error, plugin.name, name);
   const callOptions = (ctx: BridgeToolContext): CallOptions =>
     ctx.onAbort === undefined ? { signal: ctx.signal, timeoutMs } : { cancel: ctx as CancelHook, timeoutMs };
+  if (onDirectives === undefined && ownServer) {
+    return (args, ctx) => {
+      const call = new PluginToolCall(site);
+      plugin.call(name, args, call, callOptions(ctx));
+      return call;
+    };
+  }
   if (onDirectives === undefined) {
     return (args, ctx) => plugin.execute(name, args, callOptions(ctx)).then(answerToResult, failed);
   }
@@ -61,7 +70,7 @@ function makeHandler(
       const answer = await plugin.execute(name, args, callOptions(ctx));
       if (answer.directives.length > 0)
         await onDirectives(answer.directives, { plugin: plugin.name, tool: name, args });
-      return answerToResult(answer);
+      return ownServer ? answerToRawResult(answer) : answerToResult(answer);
     } catch (error) {
       return failed(error);
     }

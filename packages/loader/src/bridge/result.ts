@@ -1,9 +1,9 @@
 /** How plugin answers and failures become `tools/call` results. */
 import { basename } from 'node:path';
-import { RawJson } from '@entropic-mcp/server';
+import { Later, RawJson } from '@entropic-mcp/server';
 import { resultJsonOf } from '../answer-text.js';
 import { PluginError } from '../errors.js';
-import type { PluginAnswer } from '../types.js';
+import type { CallReply, PluginAnswer } from '../types.js';
 import type { BridgeToolResult } from './types.js';
 
 /**
@@ -42,6 +42,30 @@ export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
   const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
   if (answer.directives.length > 0) return successResult(answer, text);
   return { content: [{ type: 'text', text }], _meta: NO_DIRECTIVES_META };
+}
+
+/** The plugin and tool a mounted tool calls, as its failures name them. */
+export interface ToolSite {
+  readonly plugin: string;
+  readonly tool: string;
+}
+
+/**
+ * One plugin call made for our own server, without a promise: the server waits on this `Later`, and the
+ * plugin's answer (or failure) settles it with the tool result, in the turn the answer came in.
+ */
+export class PluginToolCall extends Later<BridgeToolResult> implements CallReply<PluginAnswer> {
+  constructor(private readonly site: ToolSite) {
+    super();
+  }
+
+  answered(answer: PluginAnswer): void {
+    this.resolve(answerToRawResult(answer));
+  }
+
+  failed(error: Error): void {
+    this.resolve(errorToResult(error, this.site.plugin, this.site.tool));
+  }
 }
 
 /** What a client sees names the plugin's file, never where it lives on the server. */

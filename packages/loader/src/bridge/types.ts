@@ -33,7 +33,7 @@ export interface BridgeToolContext {
 export type BridgeToolHandler = (
   args: Record<string, unknown>,
   ctx: BridgeToolContext,
-) => BridgeToolResult | Promise<BridgeToolResult>;
+) => BridgeToolResult | PromiseLike<BridgeToolResult>;
 
 /** Anything tools can be registered on; `addTool` throws when the name is already taken. */
 export interface ToolHost {

@@ -10,33 +10,22 @@ import { createRequire } from 'node:module';
 import { HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { buildAdvice, platformLabel, resolveAddon } from '../native-files.js';
 
-/** Job kinds, as `native/addon/plugin_instance.h` numbers them. */
-export const JobKind = {
-  load: 0,
-  listTools: 1,
-  execute: 2,
-  configure: 3,
-  setWorkingDir: 4,
-  destroy: 5,
-} as const;
-export type JobKind = (typeof JobKind)[keyof typeof JobKind];
-
-/** One plugin instance on its own thread (see `native/addon/native_plugin.h`). */
+/** One plugin instance on its own thread, speaking the plugin wire (see `native/addon/native_plugin.h`). */
 export interface NativePlugin {
-  /** Queues jobs in order: (id, kind) pairs, and each job's two strings NUL-ended; false once closing. */
-  submit(heads: Uint32Array, text: string): boolean;
+  /** Queues a burst of wire requests, in order; false once the instance is closing. */
+  submit(text: string): boolean;
   cancel(id: number): boolean;
-  /** The finished jobs now, as `onBatch` would get them, spinning up to `spinMicros` for the first one. */
-  collect(spinMicros: number): unknown[] | undefined;
+  /** The answer frames finished now, as `onAnswers` would get them, spinning up to `spinMicros` for the first. */
+  collect(spinMicros: number): Buffer | undefined;
   executeSync(tool: string, argsJson: string): string | null;
   ref(): void;
   unref(): void;
-  /** Drops queued jobs, destroys the instance and unloads it now (at process exit). */
+  /** Drops queued requests, destroys the instance and unloads it now, and lets its thread go. */
   shutdown(): void;
 }
 
 export interface Addon {
-  readonly NativePlugin: new (path: string, onBatch: (list: unknown[]) => void) => NativePlugin;
+  readonly NativePlugin: new (path: string, onAnswers: (frames: Buffer) => void) => NativePlugin;
   readonly apiVersion: number;
   setErrorClass(errorClass: typeof PluginError): void;
   /** Moves the protocol off fds 0 and 1 (once per process); see `native/addon/addon.cc`. */

@@ -9,6 +9,6 @@ export type { InProcessPlugin } from './plugin.js';
 
 export async function load(path: string, options: ResolvedLoadOptions): Promise<InProcessPlugin> {
   const plugin = new InProcessHost(loadAddon(path), path, options);
-  await plugin.open(options);
+  await plugin.open(options.configJson, options.workingDir);
   return plugin;
 }

@@ -1,31 +1,27 @@
 /**
  * `isolation: 'none'`: the plugin runs inside this Node process, on a thread of its own (see
- * `native/addon/plugin_instance.h`). Calls into one instance never overlap; instances run in parallel; the JS
- * thread and the libuv threadpool never wait on a plugin. A crash in the plugin takes the whole process down:
- * use it for plugins you trust, when the few microseconds a call saves matter.
+ * `native/addon/plugin_instance.h`), which speaks the same wire as a host process. Calls into one instance
+ * never overlap; instances run in parallel; the JS thread and the libuv threadpool never wait on a plugin. A
+ * crash in the plugin takes the whole process down: use it for plugins you trust, when the few microseconds a
+ * call saves matter.
+ *
+ * Calls made in one turn cross into native code together, as one burst of request text (one crossing, one
+ * wake-up of the instance thread); the thread's answers come back as one buffer of frames. A time limit or a
+ * cancellation rejects a call at once; the call is dropped if it has not started yet. A call already inside the
+ * plugin cannot be interrupted in-process: it runs to its end on the instance's thread, and its late answer is
+ * discarded.
  */
-import {
-  argsToJson,
-  checkCallOptions,
-  checkDirectory,
-  checkToolName,
-  configToJson,
-  type ResolvedLoadOptions,
-} from '../checks.js';
+import { argsToJson, checkToolName, type ResolvedLoadOptions } from '../checks.js';
 import type { PluginError } from '../errors.js';
-import {
-  type CallLimits,
-  type CallSite,
-  callSite,
-  closedError,
-  loadRefusal,
-  type StopCode,
-  stoppedError,
-} from '../guard.js';
-import type { CallOptions, Isolation, Plugin, PluginAnswer, PluginTool } from '../types.js';
-import { parseAnswer, parseToolList } from '../validate.js';
-import { type Addon, JobKind, type NativePlugin } from './binding.js';
-import { CallTable } from './calls.js';
+import { closedError, STOPPED, stoppedError } from '../guard.js';
+import { HostedPlugin } from '../hosted.js';
+import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
+import type { Isolation, Plugin, PluginAnswer } from '../types.js';
+import { parseAnswer } from '../validate.js';
+import { type Call, CallTable, settle } from '../wire/calls.js';
+import { decodeReady, type Ready } from '../wire/decode.js';
+import { FrameReader, SPIN_HINT } from '../wire/frames.js';
+import type { Addon, NativePlugin } from './binding.js';
 import { track, untrack } from './exit.js';
 
 /** A plugin hosted in-process; it adds a synchronous call path to the `Plugin` surface. */
@@ -38,106 +34,129 @@ export interface InProcessPlugin extends Plugin {
   executeSync(tool: string, args: unknown): PluginAnswer;
 }
 
-export class InProcessHost implements InProcessPlugin {
+export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   readonly isolation: Isolation = 'none';
-  readonly instances = 1;
-  readonly path: string;
-  name = '';
-  apiVersion = 0;
-  tools: readonly PluginTool[] = [];
-  readonly #calls: CallTable;
+  readonly #table: CallTable;
   readonly #native: NativePlugin;
-  readonly #defaults: CallLimits;
-  #closing: Promise<void> | undefined;
+  readonly #reader: FrameReader;
+  readonly #ready: Promise<Ready>;
+  #settleReady: { resolve(ready: Ready): void; reject(error: Error): void } | undefined;
+  /** Calls handed over and not settled yet: while there are any, the instance keeps the event loop alive. */
+  #live = 0;
+  #flushQueued = false;
+  readonly #spin = new SpinPolicy();
 
   constructor(addon: Addon, path: string, options: ResolvedLoadOptions) {
-    this.path = path;
-    this.#defaults = { timeoutMs: options.timeoutMs };
-    let native: NativePlugin | undefined;
-    this.#calls = new CallTable(
-      (settle) => {
-        native = new addon.NativePlugin(path, settle);
-        return native;
-      },
-      (code, what, tool) => this.#stoppedError(code, what, tool),
-      (text, tool) => parseAnswer(text, { path: this.path, plugin: this.name, tool }),
-    );
-    this.#native = native as NativePlugin;
+    super(path, options.timeoutMs);
+    this.#table = new CallTable(this.site);
+    this.#ready = new Promise<Ready>((resolve, reject) => {
+      this.#settleReady = { resolve, reject };
+    });
+    this.#reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
+    this.#native = new addon.NativePlugin(path, (frames) => this.#answers(frames));
+    this.#native.ref(); // until the load is answered
     track(this.#native);
   }
 
-  /** Load, create and name (the addon checks the contract), then configure, set the directory, list tools. */
-  async open(options: ResolvedLoadOptions): Promise<void> {
-    try {
-      const loaded = await this.#calls.start(JobKind.load, this.path, '', this.#defaults);
-      [this.name, this.apiVersion] = loaded as [string, number];
-      if (options.configJson !== undefined) await this.#call(JobKind.configure, options.configJson);
-      if (options.workingDir !== undefined) await this.#call(JobKind.setWorkingDir, options.workingDir);
-      this.tools = Object.freeze(await this.listTools());
-    } catch (failure) {
-      const error = loadRefusal(failure, this.path);
-      // A step that timed out may still be inside the plugin; the destroy then runs after it, unawaited.
-      const closing = this.close();
-      if ((error as PluginError).code !== 'ENTROPIC_ERROR_TIMEOUT') await closing;
-      throw error;
+  get pending(): number {
+    return this.#live;
+  }
+
+  protected start(): Promise<Ready> {
+    return this.#ready;
+  }
+
+  protected submit(call: Call): void {
+    this.#table.queue(call);
+    if (this.#live++ === 0) this.#native.ref();
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      queueMicrotask(this.#flush);
     }
   }
 
-  async listTools(): Promise<PluginTool[]> {
-    const text = (await this.#call(JobKind.listTools, '')) as string | null;
-    return parseToolList(text, { path: this.path, plugin: this.name });
+  protected stop(call: Call, error: PluginError): void {
+    settle(call, error);
+    // Still in the outbox: it is left out of the next burst. Queued on the thread: dropped there. Running: its
+    // late answer is discarded.
+    if (call.id !== 0 && this.#native.cancel(call.id)) this.#table.forget(call);
+    this.#settled(1);
   }
 
-  execute(tool: string, args: unknown, options?: CallOptions): Promise<PluginAnswer> {
-    try {
-      const name = checkToolName(tool);
-      const json = argsToJson(args);
-      const limits = checkCallOptions(options, this.#defaults);
-      return this.#call(JobKind.execute, name, json, limits, name) as Promise<PluginAnswer>;
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  protected async closed(): Promise<void> {
+    this.#native.shutdown();
+    untrack(this.#native);
+  }
+
+  protected async abort(error: unknown): Promise<void> {
+    // A load that timed out may still be inside the plugin; the destroy then runs after it, unawaited.
+    const closing = this.close().catch(() => {});
+    if ((error as PluginError).code !== 'ENTROPIC_ERROR_TIMEOUT') await closing;
   }
 
   executeSync(tool: string, args: unknown): PluginAnswer {
     const name = checkToolName(tool);
     const json = argsToJson(args);
-    if (this.#closing !== undefined) throw this.#closedError(name);
-    this.#calls.flush();
+    if (this.closing) throw closedError({ path: this.path, plugin: this.site.plugin, tool: name });
+    this.#flush();
     const text = this.#native.executeSync(name, json);
     return parseAnswer(text, { path: this.path, plugin: this.name, tool: name });
   }
 
-  async configure(config: unknown): Promise<void> {
-    await this.#call(JobKind.configure, configToJson(config));
-  }
-
-  async setWorkingDir(path: string): Promise<void> {
-    await this.#call(JobKind.setWorkingDir, checkDirectory(path, 'working directory'));
-  }
-
-  /** Queues the destroy behind every call already queued; resolves once the library is unloaded. */
-  close(): Promise<void> {
-    if (this.#closing === undefined) {
-      this.#closing = this.#calls.start(JobKind.destroy, '', '').then(() => untrack(this.#native));
+  /** Hands every queued call to the instance thread now, as one burst. */
+  readonly #flush = (): void => {
+    this.#flushQueued = false;
+    const inFlight = this.#table.size;
+    const text = this.#table.takeBurst();
+    if (text === '') return;
+    const lone = isLone(inFlight);
+    if (this.#native.submit(lone ? text + SPIN_HINT : text)) {
+      if (lone && this.#spin.wanted(inFlight)) this.#collect();
+      return;
     }
-    return this.#closing;
+    // The instance shut down (the process is exiting): nothing sent will be answered.
+    const dropped = this.#table.drainSent().filter((call) => !call.settled);
+    for (const call of dropped) {
+      settle(
+        call,
+        stoppedError(
+          { path: this.path, plugin: this.site.plugin, tool: call.tool },
+          'ENTROPIC_ERROR_CANCELLED',
+          STOPPED.dropped,
+        ),
+      );
+    }
+    this.#settled(dropped.length);
+  };
+
+  /** Spins briefly for the answers of a lone call (see spin.ts), reading them here when they come. */
+  #collect(): void {
+    const frames = this.#spin.timed(() => this.#native.collect(SPIN_MICROS));
+    this.#spin.record(frames !== undefined);
+    if (frames !== undefined) this.#answers(frames);
   }
 
-  #call(kind: JobKind, first: string, second = '', limits = this.#defaults, tool?: string): Promise<unknown> {
-    if (this.#closing !== undefined) return Promise.reject(this.#closedError(tool));
-    return this.#calls.start(kind, first, second, limits, tool);
+  #answers(frames: Buffer): void {
+    this.#reader.push(frames);
   }
 
-  #stoppedError(code: StopCode, why: string, tool: string | undefined): PluginError {
-    return stoppedError(this.#site(tool), code, why);
+  #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
+    const ready = this.#settleReady;
+    if (id === 0 && ready !== undefined) {
+      this.#settleReady = undefined;
+      if (this.#live === 0) this.#native.unref();
+      try {
+        ready.resolve(decodeReady(this.path, status, buf, start, end));
+      } catch (error) {
+        ready.reject(error as Error);
+      }
+      return;
+    }
+    if (this.#table.answer(id, status, buf, start, end)) this.#settled(1);
   }
 
-  #closedError(tool: string | undefined): PluginError {
-    return closedError(this.#site(tool));
-  }
-
-  #site(tool: string | undefined): CallSite {
-    return callSite(this.path, this.name, tool);
+  #settled(count: number): void {
+    this.#live -= count;
+    if (this.#live === 0 && count > 0) this.#native.unref();
   }
 }

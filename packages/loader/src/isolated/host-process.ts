@@ -1,21 +1,15 @@
 /**
- * One running plugin host process: spawns it, reads its first frame (ready or load error), writes request
- * frames in batches (one pipe write per event-loop turn, so calls that came in on many connections share it),
- * hands answer frames back by id, and reports
- * how the process ended. Policy (restarts, timeouts, what a crash means for each call) is the caller's.
+ * One running plugin host process: spawns it, reads its first frame (ready or load error), writes bursts of
+ * request text, hands answer frames back by id, and reports how the process ended. Policy (when to write,
+ * restarts, timeouts, what a crash means for each call) is the caller's.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { loadRefusal } from '../guard.js';
 import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
-import { FrameReader, type Op, RequestBatch, Status } from './frames.js';
+import { decodeReady, type Ready } from '../wire/decode.js';
+import { FrameReader, SPIN_HINT } from '../wire/frames.js';
 import { spinReader } from './spin-read.js';
-
-export interface HostReady {
-  readonly name: string;
-  readonly apiVersion: number;
-}
 
 export interface HostExit {
   readonly exitCode: number | null;
@@ -30,8 +24,6 @@ export interface HostEvents {
   /** An answer; its payload is `buf[start, end)`, to be read before returning. */
   onAnswer(id: number, status: number, buf: Buffer, start: number, end: number): void;
   onExit(exit: HostExit): void;
-  /** How many requests are written (or queued to be) and not answered yet. */
-  inFlight(): number;
 }
 
 export interface HostSpawnOptions {
@@ -44,17 +36,15 @@ export interface HostSpawnOptions {
 const STDERR_TAIL = 4096;
 
 export class HostProcess {
-  readonly ready: Promise<HostReady>;
+  readonly ready: Promise<Ready>;
   #child: ChildProcessByStdio<Writable, Readable, Readable>;
-  readonly #queue = new RequestBatch();
-  #flushScheduled = false;
   #stderr = '';
   #killed = false;
   #exited = false;
   #spawnError: Error | undefined;
   #referenced = true;
   #events: HostEvents | undefined;
-  #settleReady: { resolve(r: HostReady): void; reject(e: Error): void } | undefined;
+  #settleReady: { resolve(r: Ready): void; reject(e: Error): void } | undefined;
   readonly #options: HostSpawnOptions;
   readonly #reader: FrameReader;
   readonly #spin = new SpinPolicy();
@@ -65,7 +55,7 @@ export class HostProcess {
     const args =
       options.memoryLimitMb === undefined ? [] : ['--memory-limit-mb', String(options.memoryLimitMb)];
     this.#child = spawn(options.hostPath, [...args, options.pluginPath], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.ready = new Promise<HostReady>((resolve, reject) => {
+    this.ready = new Promise<Ready>((resolve, reject) => {
       this.#settleReady = { resolve, reject };
     });
     const reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
@@ -93,12 +83,15 @@ export class HostProcess {
     return this.#child.pid;
   }
 
-  send(id: number, op: Op, parts: readonly string[]): void {
-    this.#queue.add(id, op, parts);
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(this.#flushBound);
-    }
+  /**
+   * Writes a burst of request text. With few calls in flight (`inFlight`, these included) the burst is marked
+   * lone: the host stays awake for the next one, and this thread waits briefly for the answers (see spin.ts).
+   */
+  write(text: string, inFlight: number): void {
+    if (this.#exited) return;
+    const lone = isLone(inFlight);
+    this.#child.stdin.write(lone ? text + SPIN_HINT : text);
+    if (lone && this.#spinRead !== undefined && this.#spin.wanted(inFlight)) this.#collect(this.#spinRead);
   }
 
   /** Keeps the event loop alive while calls are in flight, and lets it end while the host is idle. */
@@ -121,17 +114,6 @@ export class HostProcess {
     this.#child.kill('SIGKILL');
   }
 
-  readonly #flushBound = (): void => this.#flush();
-
-  #flush(): void {
-    this.#flushScheduled = false;
-    if (this.#queue.length === 0 || this.#exited) return;
-    const inFlight = this.#events?.inFlight() ?? 0;
-    const lone = isLone(inFlight);
-    this.#child.stdin.write(this.#queue.take(lone));
-    if (lone && this.#spinRead !== undefined && this.#spin.wanted(inFlight)) this.#collect(this.#spinRead);
-  }
-
   /** Waits briefly for the answers of a lone call on this thread (see spin.ts), reading them here. */
   #collect(read: (fd: number, micros: number) => Buffer | undefined): void {
     const fd = (this.#child.stdout as unknown as { _handle?: { fd?: number } })._handle?.fd;
@@ -148,31 +130,16 @@ export class HostProcess {
   }
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
-    if (id !== 0 || this.#settleReady === undefined) {
+    const settle = this.#settleReady;
+    if (id !== 0 || settle === undefined) {
       this.#events?.onAnswer(id, status, buf, start, end);
       return;
     }
-    const payload = buf.subarray(start, end);
-    const settle = this.#settleReady;
     this.#settleReady = undefined;
-    const path = this.#options.pluginPath;
-    if (status === Status.ready && payload.length >= 4) {
-      settle.resolve({ apiVersion: payload.readInt32LE(0), name: payload.toString('utf8', 4) });
-    } else if (status === Status.loadError && payload.length >= 4) {
-      const text = payload.toString('utf8', 4);
-      const nul = text.indexOf('\0');
-      const message = nul < 0 ? text : text.slice(nul + 1);
-      settle.reject(
-        loadRefusal(PluginError.fromValue(payload.readInt32LE(0), message, { path }), path) as Error,
-      );
-    } else {
-      settle.reject(
-        new PluginError(
-          HOST_ERROR_CODES.unavailable,
-          `${describePlugin(path)}: bad first frame from the host`,
-          { path },
-        ),
-      );
+    try {
+      settle.resolve(decodeReady(this.#options.pluginPath, status, buf, start, end));
+    } catch (error) {
+      settle.reject(error as Error);
     }
   }
 

@@ -142,9 +142,12 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
           const bad = await callError(p.configure({ reject: true }));
           expect(bad.code).toBe('ENTROPIC_ERROR_INVALID_CONFIG');
           expect(bad.errno).toBe(2);
-          expect(bad.message).toContain('configure');
+          expect(bad.message).toMatch(
+            /^plugin "crashy" \(.*crashy\.so\): entropic_mcp_server_configure\(\) returned ENTROPIC_ERROR_INVALID_CONFIG \(2\)$/,
+          );
           const io = await callError(p.setWorkingDir('/tmp/missing-dir'));
           expect(io.code).toBe('ENTROPIC_ERROR_IO');
+          expect(io.message).toContain('entropic_mcp_server_set_working_dir() returned ENTROPIC_ERROR_IO');
         },
         { config: { mode: 'fast' }, workingDir: dir },
       );

@@ -1,0 +1,123 @@
+/**
+ * What an answer frame means for the call it answers, the same in both hosting modes: an execute's validated
+ * answer, a list_tools text, the code of configure / set_working_dir, the ready frame of a load. A frame that
+ * does not fit its call becomes the PluginError it is worth, named after the plugin and the tool.
+ */
+import { plainAnswer } from '../answer-text.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { loadRefusal } from '../guard.js';
+import type { PluginAnswer, PluginTool } from '../types.js';
+import { parseAnswer, parseToolList } from '../validate.js';
+import { Op, Status } from './frames.js';
+
+/** Where an answer came from, as messages name it. */
+export interface AnswerSite {
+  readonly path: string;
+  /** The plugin's name once loaded, else undefined. */
+  readonly plugin: string | undefined;
+}
+
+/** What the instance said when it loaded the plugin. */
+export interface Ready {
+  readonly name: string;
+  readonly apiVersion: number;
+}
+
+function failure(site: AnswerSite, buf: Buffer, start: number, end: number, tool?: string): PluginError {
+  const value = buf.readInt32LE(start);
+  const text = buf.toString('utf8', start + 4, end);
+  const nul = text.indexOf('\0');
+  const message = nul < 0 ? text : text.slice(nul + 1);
+  return PluginError.fromValue(value, message, { path: site.path, plugin: site.plugin, tool });
+}
+
+function unexpected(site: AnswerSite, status: number, buf: Buffer, start: number, end: number): PluginError {
+  if (status === Status.failed && end - start >= 4) return failure(site, buf, start, end);
+  return new PluginError(
+    HOST_ERROR_CODES.unavailable,
+    `${describePlugin(site.path, site.plugin)}: the plugin instance answered with an unexpected frame (status ${status})`,
+    { path: site.path, plugin: site.plugin },
+  );
+}
+
+/** The answer of an execute of `tool`; throws ENTROPIC_PLUGIN_BAD_ANSWER (or what the instance reported). */
+export function decodeExecute(
+  site: AnswerSite,
+  tool: string,
+  status: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+): PluginAnswer {
+  if (status === Status.plain) return plainAnswer(buf.toString('utf8', start, end));
+  const ctx = { path: site.path, plugin: site.plugin, tool };
+  if (status === Status.string) return parseAnswer(buf.toString('utf8', start, end), ctx);
+  if (status === Status.null) return parseAnswer(null, ctx);
+  if (status === Status.failed && end - start >= 4) throw failure(site, buf, start, end, tool);
+  throw unexpected(site, status, buf, start, end);
+}
+
+/** The tools of a list_tools answer, validated. */
+export function decodeToolList(
+  site: AnswerSite,
+  status: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+): PluginTool[] {
+  if (status === Status.string) return parseToolList(buf.toString('utf8', start, end), site);
+  if (status === Status.null) return parseToolList(null, site);
+  throw unexpected(site, status, buf, start, end);
+}
+
+/** Nothing for a zero code; a PluginError naming the entropic_error_t the plugin returned otherwise. */
+export function decodeCode(
+  site: AnswerSite,
+  op: Op,
+  status: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+): void {
+  if (status !== Status.code || end - start < 4) throw unexpected(site, status, buf, start, end);
+  const value = buf.readInt32LE(start);
+  if (value === 0) return;
+  const code = PluginError.fromValue(value, '').code;
+  throw PluginError.fromValue(
+    value,
+    `${describePlugin(site.path, site.plugin)}: entropic_mcp_server_${opName(op)}() returned ${code} (${value})`,
+    { path: site.path, plugin: site.plugin },
+  );
+}
+
+/** The first frame (id 0): the plugin loaded, or why it was refused (worded by the call guard). */
+export function decodeReady(path: string, status: number, buf: Buffer, start: number, end: number): Ready {
+  if (status === Status.ready && end - start >= 4) {
+    return { apiVersion: buf.readInt32LE(start), name: buf.toString('utf8', start + 4, end) };
+  }
+  if (status === Status.failed && end - start >= 4) {
+    throw loadRefusal(failure({ path, plugin: undefined }, buf, start, end), path);
+  }
+  throw new PluginError(
+    HOST_ERROR_CODES.unavailable,
+    `${describePlugin(path)}: bad first frame from the instance`,
+    {
+      path,
+    },
+  );
+}
+
+export function opName(op: Op): string {
+  switch (op) {
+    case Op.listTools:
+      return 'list_tools';
+    case Op.execute:
+      return 'execute';
+    case Op.configure:
+      return 'configure';
+    case Op.setWorkingDir:
+      return 'set_working_dir';
+    default:
+      return 'close';
+  }
+}
