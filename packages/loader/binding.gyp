@@ -21,6 +21,7 @@
         "native/addon/plugin_error.cc",
         "native/addon/plugin_instance.cc",
         "native/addon/plugin_library.cc",
+        "native/wire/spin.c",
         "native/wire/wire.c"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "<(abi_include)", "<(abi_native)", "native/wire"],

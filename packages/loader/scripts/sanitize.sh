@@ -72,7 +72,7 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
   "$CXX" -std=c++17 -shared -fPIC -fexceptions -fvisibility=hidden -Wall -Wextra "${SAN[@]}" \
     -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
     -I"$addon_api" -I"$node_include" -I"$include" -I"$native" -Inative/wire \
-    native/addon/*.cc -x c++ native/wire/wire.c -o "$out/entropic_loader.node" -ldl -lpthread
+    native/addon/*.cc -x c++ native/wire/*.c -o "$out/entropic_loader.node" -ldl -lpthread
   echo "sanitize: in-process plugin suite with the sanitized addon (libasan preloaded into node)"
   # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge.
   LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \

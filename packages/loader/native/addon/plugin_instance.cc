@@ -1,6 +1,8 @@
 // One plugin instance and the thread that owns it (see plugin_instance.h).
 #include "plugin_instance.h"
 
+#include <pthread.h>
+
 #include <cstring>
 #include <exception>
 #include <utility>
@@ -46,7 +48,10 @@ PluginInstance::SubmitResult PluginInstance::Submit(std::string&& burst) {
   while (at < text->size()) {
     Job job;
     if (wire_next_request(text->data(), text->size(), &at, &job.request) != 1) return SubmitResult::kMalformed;
-    if (job.request.op == WIRE_SPIN_HINT) continue;  // the instance thread never sleeps between queued calls
+    if (job.request.op == WIRE_SPIN_HINT) {
+      if (!jobs.empty()) jobs.back().spin_after = true;
+      continue;
+    }
     job.burst = text;
     jobs.push_back(std::move(job));
   }
@@ -60,6 +65,7 @@ PluginInstance::SubmitResult PluginInstance::Submit(std::string&& burst) {
   // bursts arriving before it runs do not make another system call.
   bool notify = thread_waiting_;
   thread_waiting_ = false;
+  submitted_.fetch_add(1, std::memory_order_release);
   lock.unlock();
   if (notify) work_ready_.notify_one();
   return SubmitResult::kQueued;
@@ -136,7 +142,24 @@ void PluginInstance::Wake() {
   if (wake_enabled_) wake_(wake_context_);
 }
 
+namespace {
+struct Watch {
+  const std::atomic<uint64_t>* counter;
+  uint64_t seen;
+};
+int Changed(void* arg) {
+  auto* watch = static_cast<Watch*>(arg);
+  return watch->counter->load(std::memory_order_acquire) != watch->seen;
+}
+}  // namespace
+
+void PluginInstance::StayAwake() {
+  Watch watch{&submitted_, submitted_.load(std::memory_order_acquire)};
+  wire_spin(&spin_, spin_ns_, Changed, &watch);
+}
+
 void PluginInstance::Run() {
+  pthread_setname_np(pthread_self(), "entropic-plugin");  // how `top -H` and debuggers show it
   // The answers of this thread are written here, outside the lock, then published in one step.
   wire_buf_t pending = {nullptr, 0, 0};
   LoadFailure failure;
@@ -148,11 +171,13 @@ void PluginInstance::Run() {
   }
   std::unique_lock<std::mutex> lock(mutex_);
   bool wake = Publish(&pending);
+  bool stay_awake = false;
   for (;;) {
-    if (wake) {
-      wake = false;
+    if (wake || (stay_awake && queue_.empty())) {
       lock.unlock();
-      Wake();
+      if (wake) Wake();
+      if (stay_awake) StayAwake();
+      wake = false;
       lock.lock();
     }
     while (!stop_ && (queue_.empty() || running_)) {
@@ -166,6 +191,7 @@ void PluginInstance::Run() {
     running_ = true;
     lock.unlock();
     bool more = Serve(job.request, &pending);
+    stay_awake = job.spin_after;
     job.burst.reset();
     lock.lock();
     running_ = false;
@@ -270,6 +296,7 @@ bool PluginInstance::Shutdown(std::chrono::milliseconds grace) {
   stop_ = true;
   closing_ = true;
   queue_.clear();
+  submitted_.fetch_add(1, std::memory_order_release);  // ends a spin at once
   work_ready_.notify_all();
   bool done = idle_.wait_for(lock, grace, [this] { return finished_; });
   lock.unlock();

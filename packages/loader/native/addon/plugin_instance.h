@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "plugin_library.h"
+#include "spin.h"
 #include "wire.h"
 
 namespace entropic_loader {
@@ -25,6 +26,7 @@ namespace entropic_loader {
 struct Job {
   wire_request_t request;
   std::shared_ptr<const std::string> burst;
+  bool spin_after = false;  // the last of a burst of lone calls: stay awake a moment for the next (spin.h)
 };
 
 // The answer frames taken from an instance: a byte buffer that keeps its memory from one take to the next.
@@ -94,6 +96,8 @@ class PluginInstance {
   // Publishes the frames in `pending` (mutex_ held); true when the caller must wake the JS side.
   bool Publish(wire_buf_t* pending);
   void Wake();
+  // After a burst of lone calls: looks for the next burst awake for a moment (mutex_ not held).
+  void StayAwake();
 
   WakeFn wake_;
   void* wake_context_;
@@ -107,6 +111,9 @@ class PluginInstance {
   std::deque<Job> queue_;
   wire_buf_t ready_ = {nullptr, 0, 0};  // published answer frames, under mutex_
   std::atomic<uint64_t> published_{0};  // answers published so far (AwaitAnswers spins on it)
+  std::atomic<uint64_t> submitted_{0};  // bursts queued or shutdowns asked so far (the thread's spin watches it)
+  const long spin_ns_ = wire_spin_window_ns();
+  wire_spin_t spin_ = {0, 0};  // used by the instance thread only
   bool wake_armed_ = true;    // under mutex_
   bool wake_enabled_ = true;  // under wake_mutex_
   bool thread_waiting_ = false;

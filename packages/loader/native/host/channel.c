@@ -3,8 +3,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,40 +45,10 @@ int channel_next(channel_t* ch, wire_request_t* request) {
   return ch->in_len - ch->in_pos > WIRE_MAX_FRAME ? -1 : 0;
 }
 
-static long long now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-/* Polls the input for up to spin_ns, yielding the core between looks, so that a request arriving soon after
- * the last answer finds the host running instead of asleep (waking a sleeping process costs more than a fast
- * call takes). 1 as soon as input is there (the read that follows then does not block), 0 when none came. */
-static int wait_briefly(const channel_t* ch, long spin_ns) {
-  struct pollfd p = {.fd = ch->in_fd, .events = POLLIN, .revents = 0};
-  long long until = now_ns() + spin_ns;
-  do {
-    if (poll(&p, 1, 0) != 0) return 1;
-    sched_yield();
-  } while (now_ns() < until);
-  return 0;
-}
-
-/* After a wait that found nothing, the next reads skip it: 1, then 2, 4... up to SPIN_MAX_SKIP after each
- * further miss in a row, so a caller slower than the wait costs it only now and then. */
-#define SPIN_MAX_SKIP 256u
-
-static void maybe_wait(channel_t* ch, long spin_ns) {
-  if (ch->spin_skip > 0) {
-    ch->spin_skip--;
-    return;
-  }
-  if (wait_briefly(ch, spin_ns)) {
-    ch->spin_backoff = 1;
-    return;
-  }
-  ch->spin_skip = ch->spin_backoff ? ch->spin_backoff : 1;
-  ch->spin_backoff = ch->spin_skip * 2 > SPIN_MAX_SKIP ? SPIN_MAX_SKIP : ch->spin_skip * 2;
+/* Input is waiting (a read would not block). */
+static int input_ready(void* arg) {
+  struct pollfd p = {.fd = *(const int*)arg, .events = POLLIN, .revents = 0};
+  return poll(&p, 1, 0) != 0;
 }
 
 int channel_read(channel_t* ch, long spin_ns) {
@@ -94,7 +62,7 @@ int channel_read(channel_t* ch, long spin_ns) {
   /* Room for another chunk; a long request keeps doubling the buffer as it comes in. */
   size_t want = ch->in_len > READ_CHUNK ? ch->in_len : READ_CHUNK;
   if (reserve(&ch->in, &ch->in_cap, ch->in_len + want) != 0) return -1;
-  if (spin_ns > 0) maybe_wait(ch, spin_ns);
+  if (spin_ns > 0) wire_spin(&ch->spin, spin_ns, input_ready, &ch->in_fd);
   for (;;) {
     ssize_t n = read(ch->in_fd, ch->in + ch->in_len, ch->in_cap - ch->in_len);
     if (n > 0) {

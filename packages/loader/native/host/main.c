@@ -22,6 +22,7 @@
 #include "channel.h"
 #include "flusher.h"
 #include "plugin.h"
+#include "spin.h"
 #include "wire.h"
 
 static int move_channel(int* in_fd, int* out_fd) {
@@ -40,19 +41,6 @@ static int limit_memory(const char* mib) {
   if (end == mib || *end != '\0' || value == 0) return -1;
   struct rlimit limit = {.rlim_cur = (rlim_t)(value * 1024ull * 1024ull), .rlim_max = (rlim_t)(value * 1024ull * 1024ull)};
   return setrlimit(RLIMIT_AS, &limit);
-}
-
-/* How long the host keeps looking for the next request after it answered lone calls (requests followed by
- * the spin hint S0), before it sleeps in read():
- * ENTROPIC_HOST_SPIN_US (0 turns it off, at most 10000), else HOST_SPIN_US. */
-#define HOST_SPIN_US 150L
-static long spin_micros(void) {
-  const char* text = getenv("ENTROPIC_HOST_SPIN_US");
-  if (text == NULL || *text == '\0') return HOST_SPIN_US;
-  char* end = NULL;
-  long value = strtol(text, &end, 10);
-  if (*end != '\0' || value < 0) return HOST_SPIN_US;
-  return value > 10000 ? 10000 : value;
 }
 
 /* Strings the plugin returned, copied into the output buffer and not yet released with its entropic_free.
@@ -184,7 +172,7 @@ int main(int argc, char** argv) {
       fprintf(stderr, "entropic_plugin_host: cannot start the flusher thread\n");
       status = 2;
     } else {
-      status = serve_all(&ch, &plugin, spin_micros() * 1000L);
+      status = serve_all(&ch, &plugin, wire_spin_window_ns());
       release_deferred(&plugin);
       flusher_stop();
     }
