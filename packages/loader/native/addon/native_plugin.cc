@@ -190,9 +190,7 @@ Napi::Value NativePlugin::Collect(const Napi::CallbackInfo& info) {
   int64_t micros = info[0].As<Napi::Number>().Int64Value();
   if (micros < 0) micros = 0;
   if (micros > 1000) micros = 1000;
-  uint64_t want = info.Length() > 1 && info[1].IsNumber() ? info[1].As<Napi::Number>().Uint32Value() : 1;
-  if (want < 1) want = 1;
-  if (!core_->instance->AwaitAnswers(core_->taken, std::chrono::microseconds(micros), want)) return env.Undefined();
+  if (!core_->instance->AwaitAnswers(core_->taken, std::chrono::microseconds(micros))) return env.Undefined();
   return FramesOf(env, core_);
 }
 

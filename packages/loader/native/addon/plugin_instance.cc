@@ -95,7 +95,7 @@ void PluginInstance::DisableWake() {
   wake_enabled_ = false;
 }
 
-bool PluginInstance::AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds budget, uint64_t want) {
+bool PluginInstance::AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds budget) {
   out.clear();
   uint64_t seen;
   {
@@ -111,7 +111,7 @@ bool PluginInstance::AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds bu
   auto until = std::chrono::steady_clock::now() + budget;
   // Yielding (rather than a pause) lets the instance thread have this core when the machine is busy: on a
   // loaded machine a spinning caller must not stand between the plugin and the CPU it needs.
-  while (published_.load(std::memory_order_acquire) - seen < want) {
+  while (published_.load(std::memory_order_acquire) == seen) {
     if (std::chrono::steady_clock::now() >= until) break;
     std::this_thread::yield();
   }

@@ -67,7 +67,7 @@ class PluginInstance {
   // Like TakeAnswers, but when nothing has finished yet, waits up to `budget` for an answer by spinning on the
   // calling thread, with the wake held back meanwhile (the caller collects instead of being woken). True when
   // `out` holds something.
-  bool AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds budget, uint64_t want = 1);
+  bool AwaitAnswers(AnswerBuffer& out, std::chrono::nanoseconds budget);
   // After this the thread never calls `wake` again (the JS side is gone).
   void DisableWake();
 
