@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.mjs'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],

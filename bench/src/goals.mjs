@@ -105,6 +105,16 @@ export function checkGoals(tables, opts) {
   return goals;
 }
 
+/** The ratio of each round's throughputs, `a` over `b`, and their median: "median 0.62× of 0.58, 0.62, 0.66". */
+export function pairedText(a, b) {
+  const n = Math.min(a.runs?.length ?? 0, b.runs?.length ?? 0);
+  if (n === 0) return 'n/a';
+  const ratios = Array.from({ length: n }, (_, i) => a.runs[i] / b.runs[i]);
+  const sorted = [...ratios].sort((x, y) => x - y);
+  const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return `median ${median.toFixed(2)}× of ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
+}
+
 /** Issue 11: the C plugin path beside the TypeScript echo of the same run, and what instances buy. */
 function pluginGoals(tables, opts, add) {
   const ratio = (a, b) => (a && b ? a.perSecond / b.perSecond : undefined);
@@ -116,8 +126,11 @@ function pluginGoals(tables, opts, add) {
   // The same TS tool answering on the next event-loop turn, through serve: the server's own cost of an
   // asynchronous call, which every plugin call has too.
   const nextTurn = row(tables, many, 'serve-ts-async');
+  // Best round against best round, and the median of the rounds' own ratios: every round visits every target
+  // in turn, so round i of one row and round i of another ran close in time, under the same machine weather.
   const vs = (r, a, b) =>
-    r && `${r.toFixed(2)}× (${Math.round(a.perSecond)}/s vs ${Math.round(b.perSecond)}/s)`;
+    r &&
+    `${r.toFixed(2)}× (${Math.round(a.perSecond)}/s vs ${Math.round(b.perSecond)}/s; round by round ${pairedText(a, b)})`;
   const beside = (a) => {
     const r = ratio(a, nextTurn);
     return r ? `; ${r.toFixed(2)}× the TS echo answering next turn through serve` : '';
