@@ -31,7 +31,6 @@ export abstract class HostedPlugin implements Plugin {
   abstract readonly isolation: Isolation;
   readonly instances = 1;
   readonly path: string;
-  name = '';
   apiVersion = 0;
   tools: readonly PluginTool[] = [];
   /** The JSON of the last successful `configure`, and the last working directory (replayed after a restart). */
@@ -48,6 +47,11 @@ export abstract class HostedPlugin implements Plugin {
     this.#defaults = { timeoutMs };
   }
 
+  /** The plugin's name, once loaded (empty before). */
+  get name(): string {
+    return this.site.plugin ?? '';
+  }
+
   /** Calls made and not settled yet. */
   abstract get pending(): number;
 
@@ -55,6 +59,7 @@ export abstract class HostedPlugin implements Plugin {
   protected get closing(): boolean {
     return this.#closing !== undefined;
   }
+
   /** Hands a call to the instance (it runs after every call handed over before it). */
   protected abstract submit(call: Call): void;
   /** Stops a call early (its time limit passed, or it was cancelled): settle it with `error`, then clean up. */
@@ -70,10 +75,9 @@ export abstract class HostedPlugin implements Plugin {
   async open(configJson: string | undefined, workingDir: string | undefined): Promise<void> {
     try {
       const ready = await this.#limitLoad(this.start());
-      this.name = ready.name;
       this.apiVersion = ready.apiVersion;
       this.site.plugin = ready.name;
-      if (configJson !== undefined) await this.configure(JSON.parse(configJson));
+      if (configJson !== undefined) await this.#configure(configJson);
       if (workingDir !== undefined) await this.setWorkingDir(workingDir);
       this.tools = Object.freeze(await this.listTools());
     } catch (error) {
@@ -117,7 +121,10 @@ export abstract class HostedPlugin implements Plugin {
   }
 
   async configure(config: unknown): Promise<void> {
-    const json = configToJson(config);
+    await this.#configure(configToJson(config));
+  }
+
+  async #configure(json: string): Promise<void> {
     await promised((reply) => this.#run(new Call(Op.configure, reply, undefined, json), this.#defaults));
     this.config = json;
   }
