@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark of the plugin host alone (prints figures, asserts nothing): writes N execute frames in one go and
+// Benchmark of the plugin host alone (prints figures, asserts nothing): writes N execute requests in one go and
 // times until every answer is back, so the figure is the host's own ceiling without the loader's promises.
 //
 //   node packages/loader/bench/host-bench.mjs [--calls N] [--host PATH] [--plugin PATH]
@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findHost } from '../dist/isolated/find-host.js';
-import { encodeRequest, FrameReader, Op } from '../dist/isolated/frames.js';
+import { FrameReader, Op, requestText } from '../dist/wire/frames.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -22,9 +22,9 @@ const n = Number(values.calls);
 const host = values.host ?? findHost(undefined, values.plugin);
 const child = spawn(host, [values.plugin], { stdio: ['pipe', 'pipe', 'inherit'] });
 
-const frames = [];
-for (let i = 1; i <= n; i++) frames.push(encodeRequest(i, Op.execute, ['echo', '{"text":"hello"}']));
-const batch = Buffer.concat(frames);
+let text = '';
+for (let i = 1; i <= n; i++) text += requestText(i, Op.execute, 'echo', '{"text":"hello"}');
+const batch = Buffer.from(text); // encoded before the clock starts: the figure is the host's
 
 let answers = 0;
 let start = 0n;
