@@ -59,12 +59,16 @@ for (const target of stdioTargets().filter((t) => wanted.includes(t.name))) {
   const many = await count(target, calls);
   const perCall = (many - few) / (calls - base);
   rows.push({ target: target.name, perCall });
-  console.log(`${target.label.padEnd(66)} ${Math.round(perCall).toLocaleString('en-US').padStart(8)} instructions/call`);
+  console.log(
+    `${target.label.padEnd(66)} ${Math.round(perCall).toLocaleString('en-US').padStart(8)} instructions/call`,
+  );
 }
 const ts = rows.find((r) => r.target === 'entropic');
 if (ts) {
   for (const row of rows.filter((r) => r !== ts)) {
-    console.log(`${row.target}: ${(row.perCall / ts.perCall).toFixed(2)}× the TS echo's instructions per call`);
+    console.log(
+      `${row.target}: ${(row.perCall / ts.perCall).toFixed(2)}× the TS echo's instructions per call`,
+    );
   }
 }
 rmSync(scratch, { recursive: true, force: true });
