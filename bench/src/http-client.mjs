@@ -97,7 +97,11 @@ class HttpClient {
 
 /** Open `count` initialized clients over one keep-alive agent; `era` is 'legacy' or 'modern'. */
 export async function openClients(url, target, count, era = 'legacy') {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: count });
+  // Every server here closes a connection idle for 5 s (node:http's keepAliveTimeout). While a round measures the
+  // other servers, this one's sockets sit idle; reusing one just as the server closes it gives "socket hang up".
+  // So the agent drops a free socket after 4 s instead (`timeout` destroys idle sockets; a request still running
+  // only gets a 'timeout' event, which nothing here acts on).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: count, timeout: 4000 });
   const clients = [];
   for (let i = 0; i < count; i++) {
     const client = new HttpClient(agent, url, target, era);
