@@ -5,7 +5,7 @@
  * frame settles the call it answers through its reply, decoded for its op. What to do when an instance dies or a
  * call must stop early is the hosting mode's business; this only keeps the books.
  */
-import { InFlight } from '../in-flight.js';
+import { InFlight } from './in-flight.js';
 import type { CallReply } from '../types.js';
 import { type AnswerSite, decodeCode, decodeExecute, decodeToolList } from './decode.js';
 import { Op, requestText } from './frames.js';
@@ -55,11 +55,6 @@ export class CallTable {
   /** Calls not settled yet: queued and sent. */
   get size(): number {
     return this.#outbox.length + this.#sent.size;
-  }
-
-  /** Calls sent and not answered yet. */
-  get sentCount(): number {
-    return this.#sent.size;
   }
 
   /** Calls waiting in the outbox. */
