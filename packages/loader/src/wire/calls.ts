@@ -5,10 +5,11 @@
  * frame settles the call it answers through its reply, decoded for its op. What to do when an instance dies or a
  * call must stop early is the hosting mode's business; this only keeps the books.
  */
-import { InFlight } from './in-flight.js';
+
 import type { CallReply } from '../types.js';
 import { type AnswerSite, decodeCode, decodeExecute, decodeToolList } from './decode.js';
 import { Op, requestText } from './frames.js';
+import { InFlight } from './in-flight.js';
 
 export type { CallReply };
 
