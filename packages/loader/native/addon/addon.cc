@@ -89,11 +89,34 @@ Napi::Value SpinReadJs(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, n == 0 ? -1 : static_cast<double>(n));
 }
 
+// pipe(): a new pipe as `{ read, write }`, both ends close-on-exec. Node's child_process gives a child UNIX
+// stream sockets for its stdio; a pipe carries the plugin host's bursts both ways for less (no socket buffer
+// per write), so isolated hosting spawns the host on two of these when the addon is there.
+Napi::Value PipeJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  int fds[2];
+#ifdef __linux__
+  int failed = pipe2(fds, O_CLOEXEC);
+#else
+  int failed = pipe(fds);
+  if (failed == 0) {
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  }
+#endif
+  if (failed != 0) throw Napi::Error::New(env, std::string("pipe failed: ") + std::strerror(errno));
+  Napi::Object ends = Napi::Object::New(env);
+  ends.Set("read", Napi::Number::New(env, fds[0]));
+  ends.Set("write", Napi::Number::New(env, fds[1]));
+  return ends;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   std::string mismatch = entropic_loader::CheckEntryPointTable();
   if (!mismatch.empty()) throw Napi::Error::New(env, "entropic_loader was built with inconsistent ABI tables: " + mismatch);
   exports.Set("setErrorClass", Napi::Function::New<SetErrorClassJs>(env, "setErrorClass"));
   exports.Set("protectStdio", Napi::Function::New<ProtectStdioJs>(env, "protectStdio"));
+  exports.Set("pipe", Napi::Function::New<PipeJs>(env, "pipe"));
   exports.Set("spinRead", Napi::Function::New<SpinReadJs>(env, "spinRead"));
   exports.Set("NativePlugin", entropic_loader::NativePlugin::Define(env));
   exports.Set("apiVersion", Napi::Number::New(env, ENTROPIC_MCP_PLUGIN_API_VERSION));

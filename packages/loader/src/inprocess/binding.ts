@@ -32,6 +32,8 @@ export interface Addon {
   protectStdio(): { readonly input: number; readonly output: number };
   /** Reads a pipe for up to `micros` with the core yielded between looks; bytes read, 0 none, -1 end/error. */
   spinRead(fd: number, buffer: Buffer, micros: number): number;
+  /** A new pipe, both ends close-on-exec; absent from addons built before it. */
+  readonly pipe?: () => { readonly read: number; readonly write: number };
 }
 
 const require = createRequire(import.meta.url);

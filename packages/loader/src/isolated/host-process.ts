@@ -3,12 +3,13 @@
  * request text, hands answer frames back by id, and reports how the process ended. Policy (when to write,
  * restarts, timeouts, what a crash means for each call) is the caller's.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { decodeReady, type Ready } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
+import { spawnHost } from './spawn-host.js';
 import { spinReader } from './spin-read.js';
 
 export interface HostExit {
@@ -37,7 +38,13 @@ const STDERR_TAIL = 4096;
 
 export class HostProcess {
   readonly ready: Promise<Ready>;
-  #child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #child: ChildProcess;
+  readonly #input: Writable;
+  readonly #output: Readable;
+  readonly #stderrStream: Readable;
+  /** What must end before the exit is reported: the child, and the answer pipe when it is ours (spawn-host.ts). */
+  #endsLeft: number;
+  #exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #stderr = '';
   #killed = false;
   #exited = false;
@@ -54,20 +61,32 @@ export class HostProcess {
     this.#options = options;
     const args =
       options.memoryLimitMb === undefined ? [] : ['--memory-limit-mb', String(options.memoryLimitMb)];
-    this.#child = spawn(options.hostPath, [...args, options.pluginPath], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const host = spawnHost(options.hostPath, [...args, options.pluginPath]);
+    this.#child = host.child;
+    this.#input = host.input;
+    this.#output = host.output;
+    this.#stderrStream = host.stderr;
+    this.#endsLeft = host.ownOutput ? 2 : 1;
     this.ready = new Promise<Ready>((resolve, reject) => {
       this.#settleReady = { resolve, reject };
     });
     const reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
     this.#reader = reader;
-    this.#child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
-    this.#child.stderr.setEncoding('utf8');
-    this.#child.stderr.on('data', (text: string) => this.#onStderr(text));
-    this.#child.stdin.on('error', () => {}); // EPIPE when the host died; reported through 'close'
+    this.#output.on('data', (chunk: Buffer) => reader.push(chunk));
+    this.#stderrStream.setEncoding('utf8');
+    this.#stderrStream.on('data', (text: string) => this.#onStderr(text));
+    this.#input.on('error', () => {}); // EPIPE when the host died; reported through 'close'
     this.#child.on('error', (error) => {
       this.#spawnError = error;
     });
-    this.#child.on('close', (exitCode, signal) => this.#close(exitCode, signal));
+    this.#child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      this.#exitStatus = { code, signal };
+      this.#ended();
+    });
+    if (host.ownOutput) {
+      this.#output.on('error', () => {}); // a read error ends the stream; the exit says what happened
+      this.#output.on('close', () => this.#ended());
+    }
   }
 
   /** Receives answers and the exit from now on. */
@@ -90,7 +109,7 @@ export class HostProcess {
   write(text: string, inFlight: number): void {
     if (this.#exited) return;
     const lone = isLone(inFlight);
-    this.#child.stdin.write(lone ? text + SPIN_HINT : text);
+    this.#input.write(lone ? text + SPIN_HINT : text);
     if (lone && this.#spinRead !== undefined && this.#spin.wanted(inFlight)) this.#collect(this.#spinRead);
   }
 
@@ -98,7 +117,7 @@ export class HostProcess {
   setReferenced(on: boolean): void {
     if (on === this.#referenced || this.#exited) return;
     this.#referenced = on;
-    const handles = [this.#child, this.#child.stdout, this.#child.stderr, this.#child.stdin] as unknown as {
+    const handles = [this.#child, this.#output, this.#stderrStream, this.#input] as unknown as {
       ref(): void;
       unref(): void;
     }[];
@@ -116,7 +135,7 @@ export class HostProcess {
 
   /** Waits briefly for the answers of a lone call on this thread (see spin.ts), reading them here. */
   #collect(read: (fd: number, micros: number) => Buffer | undefined): void {
-    const fd = (this.#child.stdout as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    const fd = (this.#output as unknown as { _handle?: { fd?: number } })._handle?.fd;
     if (fd === undefined || fd < 0) return;
     const chunk = this.#spin.timed(() => read(fd, SPIN_MICROS));
     this.#spin.record(chunk !== undefined);
@@ -141,6 +160,12 @@ export class HostProcess {
     } catch (error) {
       settle.reject(error as Error);
     }
+  }
+
+  /** One of the things the exit waits for ended; the last one reports it. */
+  #ended(): void {
+    if (--this.#endsLeft > 0 || this.#exitStatus === undefined) return;
+    this.#close(this.#exitStatus.code, this.#exitStatus.signal);
   }
 
   #close(exitCode: number | null, signal: NodeJS.Signals | null): void {
