@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostCandidates } from '../src/isolated/find-host.js';
 import { type HostExit, HostProcess } from '../src/isolated/host-process.js';
+import { loadPlugin } from '../src/load.js';
 import { fixture } from './support/fixtures.js';
 import { LOADER_ROOT } from './support/inprocess-helpers.js';
 
@@ -75,6 +76,23 @@ describe('the isolated host channel', () => {
     await expect(host.ready).rejects.toThrow(/exited with status 3 while loading/);
     await ended;
     expect(events).toEqual(['answer 7 5 late', 'exit 3']);
+  });
+
+  it('keeps no descriptor of a host that ended: ten restarts later this process holds as many as before', async () => {
+    const plugin = await loadPlugin(fixture('crashy'), { isolation: 'process' });
+    try {
+      const crashAndRestart = async () => {
+        await expect(plugin.execute('exit', {})).rejects.toThrow(/exited with status 7/);
+        await plugin.execute('echo', {});
+      };
+      await crashAndRestart();
+      const before = readdirSync('/proc/self/fd').length;
+      for (let i = 0; i < 10; i++) await crashAndRestart();
+      // One leaked pipe end per host would add ten; allow a little for whatever else the worker opens meanwhile.
+      expect(readdirSync('/proc/self/fd').length - before).toBeLessThan(5);
+    } finally {
+      await plugin.close();
+    }
   });
 
   it('falls back to the stdio sockets without the addon, and still serves calls', () => {

@@ -170,6 +170,8 @@ export class HostProcess {
 
   #close(exitCode: number | null, signal: NodeJS.Signals | null): void {
     this.#exited = true;
+    // Node destroys a child's own stdio streams when it exits; our request pipe would stay open (one fd per host).
+    this.#input.destroy();
     const exit: HostExit = {
       exitCode,
       signal,
