@@ -160,19 +160,20 @@ describe('official SDK v1 client over stdio', () => {
 
   it('reports progress to onprogress', async () => {
     const seen: { progress: number; total?: number; message?: string }[] = [];
-    const result = await client.callTool({ name: 'progress', arguments: { steps: 3 } }, undefined, {
+    const result = await client.callTool({ name: 'progress', arguments: { steps: 10 } }, undefined, {
       onprogress: (p) => seen.push(p),
     });
-    expect(firstText(result)).toBe('did 3 steps');
-    const expected = [
-      { progress: 1, total: 3, message: 'step 1 of 3' },
-      { progress: 2, total: 3, message: 'step 2 of 3' },
-      { progress: 3, total: 3, message: 'step 3 of 3' },
-    ];
-    // This client runs notification handlers a microtask late but settles responses at once, so the last
-    // update is dropped on its side when it arrives in the same read as the response. The steps are 10 ms
-    // apart, so the earlier ones always arrive on their own.
-    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(firstText(result)).toBe('did 10 steps');
+    const expected = Array.from({ length: 10 }, (_, i) => ({
+      progress: i + 1,
+      total: 10,
+      message: `step ${i + 1} of 10`,
+    }));
+    // This client runs notification handlers a microtask late but settles responses at once, so an update is
+    // dropped on its side when it arrives in the same read as the response: always the last one, and on a
+    // loaded machine (a client that did not read for 10 ms) the ones before it too. The steps are 10 ms apart and
+    // the first is 90 ms ahead of the response, so it arrives on its own; whatever arrives is in order and whole.
+    expect(seen.length).toBeGreaterThanOrEqual(1);
     expect(seen).toEqual(expected.slice(0, seen.length));
   });
 
