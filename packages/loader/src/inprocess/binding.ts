@@ -80,3 +80,19 @@ export function loadAddon(pluginPath: string): Addon {
   addon = loaded;
   return loaded;
 }
+
+let missing = false;
+
+/**
+ * The addon when this process can load it, else undefined, without an error: for the isolated mode, which
+ * borrows from it (real pipes, `spinRead`) but works without it. A failed load is not tried again.
+ */
+export function optionalAddon(): Addon | undefined {
+  if (addon !== undefined || missing) return addon;
+  try {
+    return loadAddon('');
+  } catch {
+    missing = true;
+    return undefined;
+  }
+}

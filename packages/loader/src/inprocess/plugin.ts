@@ -19,7 +19,7 @@ import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
 import type { Isolation, Plugin, PluginAnswer } from '../types.js';
 import { parseAnswer } from '../validate.js';
 import { type Call, CallTable, settle } from '../wire/calls.js';
-import { decodeReady, type Ready } from '../wire/decode.js';
+import { type Ready, ReadyWait } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
 import type { Addon, NativePlugin } from './binding.js';
 import { track, untrack } from './exit.js';
@@ -39,8 +39,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   readonly #table: CallTable;
   readonly #native: NativePlugin;
   readonly #reader: FrameReader;
-  readonly #ready: Promise<Ready>;
-  #settleReady: { resolve(ready: Ready): void; reject(error: Error): void } | undefined;
+  readonly #readyWait: ReadyWait;
   /** Calls handed over and not settled yet: while there are any, the instance keeps the event loop alive. */
   #live = 0;
   #flushQueued = false;
@@ -49,9 +48,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   constructor(addon: Addon, path: string, options: ResolvedLoadOptions) {
     super(path, options.timeoutMs);
     this.#table = new CallTable(this.site);
-    this.#ready = new Promise<Ready>((resolve, reject) => {
-      this.#settleReady = { resolve, reject };
-    });
+    this.#readyWait = new ReadyWait(path);
     this.#reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
     this.#native = new addon.NativePlugin(path, (frames) => this.#answers(frames));
     this.#native.ref(); // until the load is answered
@@ -63,7 +60,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   }
 
   protected start(): Promise<Ready> {
-    return this.#ready;
+    return this.#readyWait.promise;
   }
 
   protected submit(call: Call): void {
@@ -141,15 +138,8 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   }
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
-    const ready = this.#settleReady;
-    if (id === 0 && ready !== undefined) {
-      this.#settleReady = undefined;
-      if (this.#live === 0) this.#native.unref();
-      try {
-        ready.resolve(decodeReady(this.path, status, buf, start, end));
-      } catch (error) {
-        ready.reject(error as Error);
-      }
+    if (this.#readyWait.take(id, status, buf, start, end)) {
+      if (this.#live === 0) this.#native.unref(); // the load is answered
       return;
     }
     if (this.#table.answer(id, status, buf, start, end)) this.#settled(1);

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
-import { decodeReady, type Ready } from '../wire/decode.js';
+import { type Ready, ReadyWait } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
 import { spawnHost } from './spawn-host.js';
 import { spinReader } from './spin-read.js';
@@ -51,7 +51,7 @@ export class HostProcess {
   #spawnError: Error | undefined;
   #referenced = true;
   #events: HostEvents | undefined;
-  #settleReady: { resolve(r: Ready): void; reject(e: Error): void } | undefined;
+  readonly #readyWait: ReadyWait;
   readonly #options: HostSpawnOptions;
   readonly #reader: FrameReader;
   readonly #spin = new SpinPolicy();
@@ -67,9 +67,8 @@ export class HostProcess {
     this.#output = host.output;
     this.#stderrStream = host.stderr;
     this.#endsLeft = host.ownOutput ? 2 : 1;
-    this.ready = new Promise<Ready>((resolve, reject) => {
-      this.#settleReady = { resolve, reject };
-    });
+    this.#readyWait = new ReadyWait(options.pluginPath);
+    this.ready = this.#readyWait.promise;
     const reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));
     this.#reader = reader;
     this.#output.on('data', (chunk: Buffer) => reader.push(chunk));
@@ -149,17 +148,8 @@ export class HostProcess {
   }
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {
-    const settle = this.#settleReady;
-    if (id !== 0 || settle === undefined) {
+    if (!this.#readyWait.take(id, status, buf, start, end))
       this.#events?.onAnswer(id, status, buf, start, end);
-      return;
-    }
-    this.#settleReady = undefined;
-    try {
-      settle.resolve(decodeReady(this.#options.pluginPath, status, buf, start, end));
-    } catch (error) {
-      settle.reject(error as Error);
-    }
   }
 
   /** One of the things the exit waits for ended; the last one reports it. */
@@ -179,11 +169,7 @@ export class HostProcess {
       stderr: this.#stderr,
       ...(this.#spawnError === undefined ? {} : { error: this.#spawnError }),
     };
-    if (this.#settleReady !== undefined) {
-      const settle = this.#settleReady;
-      this.#settleReady = undefined;
-      settle.reject(startFailure(this.#options.pluginPath, exit));
-    }
+    if (this.#readyWait.waiting) this.#readyWait.fail(startFailure(this.#options.pluginPath, exit));
     this.#events?.onExit(exit);
   }
 }

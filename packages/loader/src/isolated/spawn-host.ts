@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { loadAddon } from '../inprocess/binding.js';
+import { optionalAddon } from '../inprocess/binding.js';
 
 export interface SpawnedHost {
   readonly child: ChildProcess;
@@ -27,23 +27,9 @@ export interface SpawnedHost {
 
 type MakePipe = () => { readonly read: number; readonly write: number };
 
-let cachedPipe: MakePipe | null | undefined;
-
-function pipeMaker(): MakePipe | undefined {
-  if (cachedPipe === undefined) {
-    try {
-      const made = loadAddon('').pipe;
-      cachedPipe = typeof made === 'function' ? made : null;
-    } catch {
-      cachedPipe = null;
-    }
-  }
-  return cachedPipe ?? undefined;
-}
-
 export function spawnHost(command: string, args: readonly string[]): SpawnedHost {
-  const makePipe = pipeMaker();
-  if (makePipe === undefined) {
+  const makePipe = optionalAddon()?.pipe;
+  if (typeof makePipe !== 'function') {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     return { child, input: child.stdin, output: child.stdout, stderr: child.stderr, ownOutput: false };
   }

@@ -3,7 +3,7 @@
  * reads the host's pipe on the JS thread for a few microseconds instead of sleeping until libuv wakes it.
  * Isolated hosting works without the addon; it then simply does not spin.
  */
-import { loadAddon } from '../inprocess/binding.js';
+import { optionalAddon } from '../inprocess/binding.js';
 
 const SCRATCH = 64 * 1024;
 
@@ -18,12 +18,7 @@ export function spinReader(): SpinRead | undefined {
 }
 
 function make(): SpinRead | null {
-  let read: ((fd: number, buffer: Buffer, micros: number) => number) | undefined;
-  try {
-    read = loadAddon('').spinRead;
-  } catch {
-    return null;
-  }
+  const read = optionalAddon()?.spinRead;
   if (typeof read !== 'function') return null;
   const scratch = Buffer.allocUnsafe(SCRATCH);
   return (fd, micros) => {

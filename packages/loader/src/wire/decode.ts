@@ -31,8 +31,16 @@ function failure(site: AnswerSite, buf: Buffer, start: number, end: number, tool
   return PluginError.fromValue(value, message, { path: site.path, plugin: site.plugin, tool });
 }
 
-function unexpected(site: AnswerSite, status: number, buf: Buffer, start: number, end: number): PluginError {
-  if (status === Status.failed && end - start >= 4) return failure(site, buf, start, end);
+/** What the instance reported (a failed frame), or that the frame does not fit its call. */
+function unexpected(
+  site: AnswerSite,
+  status: number,
+  buf: Buffer,
+  start: number,
+  end: number,
+  tool?: string,
+): PluginError {
+  if (status === Status.failed && end - start >= 4) return failure(site, buf, start, end, tool);
   return new PluginError(
     HOST_ERROR_CODES.unavailable,
     `${describePlugin(site.path, site.plugin)}: the plugin instance answered with an unexpected frame (status ${status})`,
@@ -53,8 +61,7 @@ export function decodeExecute(
   const ctx = { path: site.path, plugin: site.plugin, tool };
   if (status === Status.string) return parseAnswer(buf.toString('utf8', start, end), ctx);
   if (status === Status.null) return parseAnswer(null, ctx);
-  if (status === Status.failed && end - start >= 4) throw failure(site, buf, start, end, tool);
-  throw unexpected(site, status, buf, start, end);
+  throw unexpected(site, status, buf, start, end, tool);
 }
 
 /** The tools of a list_tools answer, validated. */
@@ -105,6 +112,45 @@ export function decodeReady(path: string, status: number, buf: Buffer, start: nu
       path,
     },
   );
+}
+
+/** The wait for an instance's first frame (id 0, ready or refused): `promise` settles once with what it said. */
+export class ReadyWait {
+  readonly promise: Promise<Ready>;
+  #settle: { resolve(ready: Ready): void; reject(error: Error): void } | undefined;
+  readonly #path: string;
+
+  constructor(path: string) {
+    this.#path = path;
+    this.promise = new Promise<Ready>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+    });
+  }
+
+  /** True until the first frame came or the wait failed. */
+  get waiting(): boolean {
+    return this.#settle !== undefined;
+  }
+
+  /** Settles the wait with a frame that is the first one (id 0, still awaited); false for any other frame. */
+  take(id: number, status: number, buf: Buffer, start: number, end: number): boolean {
+    const settle = this.#settle;
+    if (id !== 0 || settle === undefined) return false;
+    this.#settle = undefined;
+    try {
+      settle.resolve(decodeReady(this.#path, status, buf, start, end));
+    } catch (error) {
+      settle.reject(error as Error);
+    }
+    return true;
+  }
+
+  /** Fails the wait (the instance ended before its first frame); nothing once it settled. */
+  fail(error: Error): void {
+    const settle = this.#settle;
+    this.#settle = undefined;
+    settle?.reject(error);
+  }
 }
 
 export function opName(op: Op): string {
