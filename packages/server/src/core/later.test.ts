@@ -1,7 +1,7 @@
 // Tests of Later: a result settled once, waited on by one listener or awaited, and answered by the core
 // without a promise in between.
 import { describe, expect, it } from 'vitest';
-import type { JsonRpcMessage, Transport } from '../transport/types.js';
+import { recordingTransport } from '../../test/support/recording-transport.js';
 import { ToolError } from './errors.js';
 import { Later } from './later.js';
 import { McpServer } from './server.js';
@@ -41,26 +41,6 @@ describe('Later', () => {
     await expect(failed).rejects.toThrow('bad');
   });
 });
-
-/** A transport that records what the core sends, as it sends it. */
-function recordingTransport(): Transport & { sent: JsonRpcMessage[]; deliver(message: unknown): void } {
-  const transport = {
-    sent: [] as JsonRpcMessage[],
-    async start() {},
-    send(message: JsonRpcMessage | JsonRpcMessage[]) {
-      transport.sent.push(...(Array.isArray(message) ? message : [message]));
-    },
-    async close() {
-      transport.onclose?.();
-    },
-    deliver(message: unknown) {
-      transport.onmessage?.(message);
-    },
-    onmessage: undefined as Transport['onmessage'],
-    onclose: undefined as Transport['onclose'],
-  };
-  return transport;
-}
 
 async function serverWith(handler: (later: Later) => void) {
   const server = new McpServer({ name: 'later', version: '1' });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer } from '../../test/support/peer.js';
-import type { Transport } from '../transport/types.js';
+import { recordingTransport } from '../../test/support/recording-transport.js';
 import { McpServer } from './server.js';
 
 const info = {
@@ -165,17 +165,11 @@ describe('protocol context per request', () => {
       seen.push(ctx.client.protocolVersion);
       return { content: [] };
     });
-    const sent: Record<string, unknown>[] = [];
-    const transport: Transport = {
-      start: async () => {},
-      send: (message) => {
-        sent.push(message as Record<string, unknown>);
-      },
-      close: async () => {},
-    };
+    const transport = recordingTransport();
+    const sent = transport.sent;
     await server.connect(transport, { allowUninitialized: true });
     const call = (id: number, protocolVersion: string) =>
-      transport.onmessage?.(
+      transport.deliver(
         { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'v' } },
         { protocolVersion },
       );
