@@ -62,8 +62,10 @@ export class InFlight<T> {
       this.#items.length = 0;
       this.#head = 0;
     } else if (this.#head > 1024 && this.#head * 2 > this.#ids.length) {
+      const items = this.#items;
       this.#ids = this.#ids.slice(this.#head);
-      this.#items = this.#items.slice(this.#head);
+      this.#items = items.slice(this.#head);
+      items.fill(undefined); // emptied, a dead array in the old generation keeps no call alive
       this.#head = 0;
     }
   }

@@ -26,6 +26,7 @@ export class RequestState implements MethodContext, Served, LaterListener {
   finished = false;
   started = false;
   deadline = 0;
+  slot = -1;
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;

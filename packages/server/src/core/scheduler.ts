@@ -3,11 +3,14 @@
  * up to `maxQueued` wait in FIFO order, and one timer (not one per request) enforces the handler
  * timeout — running requests are kept in start order, which is also deadline order.
  */
+import { Running } from './running.js';
 
 export interface Schedulable {
   /** Set once the request was answered, cancelled or timed out; a queued one is then skipped. */
   readonly finished: boolean;
   deadline: number;
+  /** Where the scheduler keeps it while it runs (the scheduler's own field, -1 otherwise). */
+  slot: number;
   start(): void;
   timeout(): void;
 }
@@ -16,7 +19,7 @@ export class Scheduler {
   private running = 0;
   private queue: (Schedulable | undefined)[] = [];
   private head = 0;
-  private readonly active = new Set<Schedulable>();
+  private readonly active = new Running<Schedulable>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly sweepBound = (): void => this.sweep();
 
@@ -47,7 +50,7 @@ export class Scheduler {
 
   /** A started job is done (answered, cancelled or timed out): free its slot, start the next. */
   release(job: Schedulable): void {
-    if (!this.active.delete(job)) return;
+    if (!this.active.remove(job)) return;
     this.running--;
     this.drain();
   }
@@ -57,7 +60,9 @@ export class Scheduler {
       const next = this.queue[this.head];
       this.queue[this.head++] = undefined;
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
+        const old = this.queue;
+        this.queue = old.slice(this.head);
+        old.fill(undefined); // a dead array in the old generation would keep the jobs it held alive
         this.head = 0;
       }
       if (next && !next.finished) this.begin(next);
@@ -93,13 +98,17 @@ export class Scheduler {
   private sweep(): void {
     this.timer = undefined;
     const now = Date.now();
-    for (const job of this.active) {
+    for (const job of this.active.inOrder()) {
+      if (job.slot < 0) continue; // finished while an earlier one timed out
       if (job.deadline > now) {
         this.arm(job.deadline);
         return;
       }
       job.timeout();
     }
+    // Jobs started by the slots freed above: watch the oldest of them.
+    const next = this.active.oldest();
+    if (next !== undefined) this.arm(next.deadline);
   }
 
   /** Stop the timer (server closed). */

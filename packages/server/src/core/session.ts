@@ -11,6 +11,7 @@ import { classify, describeInvalid, Kind } from './envelope.js';
 import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ConnectionCore, ServerHost } from './host.js';
+import { IdTable } from './id-table.js';
 import { checkJsonLimits } from './json-limits.js';
 import { levelRank, redact } from './logging.js';
 import { ModernRequest } from './modern/request.js';
@@ -39,7 +40,7 @@ export class SessionImpl implements Session, ConnectionCore {
   private ending = false;
   logFloor = 0;
   readonly subscriptions = new Set<string>();
-  readonly inflight = new Map<RequestId, RequestState>();
+  readonly inflight = new IdTable<RequestState>();
   private readonly peerRequests: PeerRequests;
   private readonly fallbackClients = new Map<string, ClientContext>();
   onclose?: () => void;
@@ -300,7 +301,7 @@ export class SessionImpl implements Session, ConnectionCore {
 
   /** A request finished one way or another: forget it and free its handler slot. */
   settled(req: RequestState): void {
-    if (this.inflight.get(req.requestId) === req) this.inflight.delete(req.requestId);
+    this.inflight.delete(req.requestId, req);
     if (req.started) this.server.scheduler.release(req);
     if (this.ending && this.inflight.size === 0) queueMicrotask(() => void this.close());
   }
