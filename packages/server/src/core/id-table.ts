@@ -13,6 +13,11 @@
 import type { RequestId } from './handler-types.js';
 
 const MIN_CAPACITY = 16;
+/**
+ * Tables no larger than this never shrink: a session's requests in flight swing between none and a full window
+ * many times a second, and a table resized on every swing would make garbage of its own.
+ */
+const KEEP_CAPACITY = 1024;
 
 /** Spreads the bits of a 32-bit hash over the low ones, which pick the slot. */
 function mix(h: number): number {
@@ -69,7 +74,7 @@ export class IdTable<V> {
     this.#remove(at);
     this.#size--;
     const capacity = this.#mask + 1;
-    if (capacity > MIN_CAPACITY && this.#size * 8 < capacity) this.#resize(capacity / 2);
+    if (capacity > KEEP_CAPACITY && this.#size * 8 < capacity) this.#resize(capacity / 2);
     return true;
   }
 
