@@ -18,7 +18,7 @@ describe('Running', () => {
     expect(running.remove(jobs[2]!)).toBe(true);
     expect(running.remove(jobs[0]!)).toBe(true);
     expect(names(running)).toEqual([1, 3, 4]);
-    expect(running.oldest()?.name).toBe(1);
+    expect(running.inOrder()[0]?.name).toBe(1);
     expect(running.size).toBe(3);
     expect(jobs[2]!.slot).toBe(-1);
   });
@@ -45,7 +45,7 @@ describe('Running', () => {
       if (window.length > 8) running.remove(window.shift()!);
     }
     expect(names(running)).toEqual([-1, ...window.map((j) => j.name)]);
-    expect(running.oldest()).toBe(long);
+    expect(running.inOrder()[0]).toBe(long);
     for (const j of window) expect(running.remove(j)).toBe(true);
     expect(running.remove(long)).toBe(true);
     expect(running.size).toBe(0);

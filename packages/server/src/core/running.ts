@@ -59,11 +59,6 @@ export class Running<T extends Slotted> {
     return out;
   }
 
-  /** The oldest running job, or undefined. */
-  oldest(): T | undefined {
-    return this.#first < this.#next ? this.#slots[this.#first & this.#mask] : undefined;
-  }
-
   /**
    * The ring is full from its oldest job to its newest: doubled when it is mostly taken, else rebuilt at its size
    * with the jobs renumbered in order (a long job at the head must not make it grow with every job after it).

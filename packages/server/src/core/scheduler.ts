@@ -106,9 +106,7 @@ export class Scheduler {
       }
       job.timeout();
     }
-    // Jobs started by the slots freed above: watch the oldest of them.
-    const next = this.active.oldest();
-    if (next !== undefined) this.arm(next.deadline);
+    // Jobs started in the slots freed above armed the timer as they began (it was unset).
   }
 
   /** Stop the timer (server closed). */
