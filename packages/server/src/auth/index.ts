@@ -1,4 +1,7 @@
-/** `@entropic-mcp/server/auth`: bearer-token verification and per-tool scopes, free of transport types. */
+/**
+ * `@entropic-mcp/server/auth`: bearer-token verification, per-tool scopes and the principal key, free of
+ * transport types.
+ */
 
 export type {
   BearerVerdict,
@@ -8,5 +11,6 @@ export type {
   TokenInfo,
 } from './bearer.js';
 export { createBearerVerifier } from './bearer.js';
+export { principalOf } from './principal.js';
 export type { ScopedTools } from './scopes.js';
 export { missingScopes } from './scopes.js';

@@ -86,6 +86,11 @@ export interface HandlerContext {
   readonly sessionId: string | undefined;
   /** Whatever the transport's authentication hook attached (HTTP). */
   readonly auth: unknown;
+  /**
+   * The stable key of the authenticated caller (HTTP with auth), the same on every process and for
+   * every request of that caller: scope what belongs to one caller by it. Undefined without auth.
+   */
+  readonly principal: string | undefined;
   /** Report progress; a no-op when the request carried no progressToken or progress did not increase. */
   progress(done: number, total?: number, message?: string): void;
   /** A request header, case-insensitively (HTTP); undefined on stdio and in memory. */

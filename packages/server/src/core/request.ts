@@ -69,6 +69,10 @@ export class RequestState implements MethodContext, Served, LaterListener {
     return this.context?.auth;
   }
 
+  get principal(): string | undefined {
+    return this.context?.principal;
+  }
+
   /** Run the method now (called directly or by the scheduler when a slot frees). */
   start(): void {
     this.started = true;

@@ -5,6 +5,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { principalOf } from '../auth/principal.js';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { BATCH_REFUSALS, checkBatch } from '../core/batch-rules.js';
 import { answerableById, classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
@@ -20,6 +21,7 @@ import {
   checkHostAndOrigin,
   checkPostHeaders,
   checkProtocolVersion,
+  header,
   type Refusal,
 } from './guards.js';
 import { HeadHold } from './head-hold.js';
@@ -113,7 +115,8 @@ export function createMcpHttpHandler(
     }
   }
 
-  async function post(req: IncomingMessage, res: ServerResponse, auth: unknown): Promise<void> {
+  async function post(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+    const auth = caller.auth;
     try {
       const headerRefusal = checkPostHeaders(req);
       if (headerRefusal !== undefined) return refuse(res, headerRefusal);
@@ -127,11 +130,11 @@ export function createMcpHttpHandler(
       }
       if (httpEra(nodeView(req), message) === 'modern') {
         if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
-        return await postModern(server, req, res, message, auth, modernOptions);
+        return await postModern(server, req, res, message, caller, modernOptions);
       }
       const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
       if (typeof version === 'object') return refuse(res, version);
-      if (Array.isArray(message)) return postBatch(req, res, message, auth, version);
+      if (Array.isArray(message)) return postBatch(req, res, message, caller, version);
       const kind = classify(message);
       if (kind === undefined) {
         return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
@@ -145,7 +148,12 @@ export function createMcpHttpHandler(
         if (kind === 'request') await shared.noteRequest(transport, msg);
         else await shared.forward(transport, msg);
       }
-      const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
+      const context: MessageContext = {
+        headers: req.headers,
+        auth,
+        principal: caller.principal,
+        protocolVersion: version,
+      };
       if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
       else {
         transport.acceptNotification(res, msg, context);
@@ -163,9 +171,10 @@ export function createMcpHttpHandler(
     req: IncomingMessage,
     res: ServerResponse,
     messages: unknown[],
-    auth: unknown,
+    caller: Caller,
     version: string | undefined,
   ): Promise<void> {
+    const auth = caller.auth;
     const transport = opts.stateless ? undefined : await existing(res, req.headers['mcp-session-id']);
     if (!opts.stateless && transport === undefined) return;
     const verdict = checkBatch(transport?.protocolVersion, messages);
@@ -174,7 +183,12 @@ export function createMcpHttpHandler(
       return;
     }
     if (opts.auth !== undefined && messages.some((m) => lacksScope(req, res, m, auth))) return;
-    const context: MessageContext = { headers: req.headers, auth, protocolVersion: version };
+    const context: MessageContext = {
+      headers: req.headers,
+      auth,
+      principal: caller.principal,
+      protocolVersion: version,
+    };
     transport.acceptBatch(res, messages as JsonRpcMessage[], verdict.requestIds, context);
   }
 
@@ -300,7 +314,8 @@ export function createMcpHttpHandler(
     try {
       const auth = opts.auth === undefined ? undefined : await runAuth(req, res, opts.auth, opts.path);
       if (auth === REFUSED) return;
-      if (method === 'POST') return await post(req, res, auth); // catches its own errors
+      const caller: Caller = { auth, principal: principalOf(auth, header(req, 'authorization')) };
+      if (method === 'POST') return await post(req, res, caller); // catches its own errors
       if (method === 'GET') return await get(req, res);
       return await remove(req, res);
     } catch (error) {
@@ -333,7 +348,7 @@ export function createMcpHttpHandler(
     if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
       sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: allowHeader });
     } else if (method === 'POST' && opts.auth === undefined) {
-      void post(req, res, undefined);
+      void post(req, res, ANONYMOUS);
     } else {
       void authenticated(req, res, method);
     }
@@ -349,6 +364,14 @@ export function createMcpHttpHandler(
 }
 
 const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;
+
+/** Who sent a request: what the auth hook returned and the principal key computed from it. */
+interface Caller {
+  readonly auth: unknown;
+  readonly principal: string | undefined;
+}
+
+const ANONYMOUS: Caller = { auth: undefined, principal: undefined };
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
   sendJsonError(res, refusal.status, refusal.code, refusal.message);

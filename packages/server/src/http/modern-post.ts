@@ -41,7 +41,7 @@ export async function postModern(
   req: IncomingMessage,
   res: ServerResponse,
   message: unknown,
-  auth: unknown,
+  caller: { readonly auth: unknown; readonly principal: string | undefined },
   options: ModernPostOptions,
 ): Promise<void> {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
@@ -92,7 +92,8 @@ export async function postModern(
   }
   const context: MessageContext = {
     headers: req.headers,
-    auth,
+    auth: caller.auth,
+    principal: caller.principal,
     protocolVersion: view.header('mcp-protocol-version')?.trim(),
   };
   exchange.deliver(m, context);

@@ -23,6 +23,11 @@ export interface MessageContext {
   /** Whatever an authentication hook attached to the request (HTTP only). */
   readonly auth?: unknown;
   /**
+   * The stable key of the authenticated caller, computed by the transport where it authenticates
+   * (HTTP: `principalOf` of `@entropic-mcp/server/auth`); undefined without authentication.
+   */
+  readonly principal?: string;
+  /**
    * The protocol version the transport saw for this message (HTTP's `MCP-Protocol-Version`), used
    * for requests served without a prior initialize on the connection (stateless HTTP).
    */

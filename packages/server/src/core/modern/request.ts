@@ -63,7 +63,7 @@ export class ModernRequest extends RequestState {
       return undefined;
     }
     const sealer = this.session.server.sealer;
-    return sealer.open(token, this.method, salient(this.method, this.params), this.auth).then((state) => {
+    return sealer.open(token, this.method, salient(this.method, this.params), this).then((state) => {
       this.round = state.round;
       this.carried = state.answers;
       const answers: Record<string, unknown> = { ...state.answers };
@@ -93,7 +93,7 @@ export class ModernRequest extends RequestState {
     const inputRequests: Record<string, InputRequest> = {};
     for (const [key, request] of broker.pending) inputRequests[key] = request;
     server.sealer
-      .seal(this.method, salient(this.method, this.params), this.auth, {
+      .seal(this.method, salient(this.method, this.params), this, {
         round: this.round + 1,
         answers,
         asked,

@@ -30,7 +30,10 @@ export interface RequestStateOptions {
   mac?: Mac;
   /** How long a client may take to answer an input request. Default 600 000 (10 minutes). */
   ttlMs?: number;
-  /** Who is calling, from the transport's auth value; state is refused for another principal. */
+  /**
+   * Who is calling, from the transport's auth value; state is refused for another principal.
+   * Default: the principal key the transport computed (`ctx.principal`; none without auth).
+   */
   principal?: (auth: unknown) => string | undefined;
 }
 
@@ -54,7 +57,13 @@ interface Sealed extends StatePayload {
 
 const PREFIX = 'mrtr1.';
 
-/** One server's sealer: seals and opens state for a request described by method, params, auth. */
+/** Who makes a request: the transport's auth value and the principal key it computed. */
+export interface Caller {
+  readonly auth: unknown;
+  readonly principal: string | undefined;
+}
+
+/** One server's sealer: seals and opens state for a request described by method, params, caller. */
 export class StateSealer {
   private mac: Mac | undefined;
 
@@ -74,22 +83,19 @@ export class StateSealer {
     return this.mac;
   }
 
-  private principalOf(auth: unknown): string {
-    if (this.options.principal !== undefined) return this.options.principal(auth) ?? '';
-    if (typeof auth !== 'object' || auth === null) return '';
-    const a = auth as Record<string, unknown>;
-    const who = a.principal ?? a.sub ?? a.subject ?? a.clientId ?? a.userId;
-    return typeof who === 'string' ? who : '';
+  private principalOf(caller: Caller): string {
+    if (this.options.principal !== undefined) return this.options.principal(caller.auth) ?? '';
+    return caller.principal ?? '';
   }
 
-  /** Seal `payload` for the request `method`/`salient` made by `auth`. */
-  async seal(method: string, salient: unknown, auth: unknown, payload: StatePayload): Promise<string> {
+  /** Seal `payload` for the request `method`/`salient` made by `caller`. */
+  async seal(method: string, salient: unknown, caller: Caller, payload: StatePayload): Promise<string> {
     const mac = this.macOf();
     const sealed: Sealed = {
       v: 1,
       method,
       digest: await mac(`digest\n${method}\n${canonical(salient)}`),
-      principal: await mac(`principal\n${this.principalOf(auth)}`),
+      principal: await mac(`principal\n${this.principalOf(caller)}`),
       expires: Date.now() + (this.options.ttlMs ?? 600_000),
       ...payload,
     };
@@ -98,7 +104,7 @@ export class StateSealer {
   }
 
   /** Open a state the client echoed; -32602 naming why when it is forged, expired or misplaced. */
-  async open(token: unknown, method: string, salient: unknown, auth: unknown): Promise<StatePayload> {
+  async open(token: unknown, method: string, salient: unknown, caller: Caller): Promise<StatePayload> {
     if (typeof token !== 'string' || !token.startsWith(PREFIX))
       throw refused('is not a requestState this server issued');
     const dot = token.indexOf('.', PREFIX.length);
@@ -118,7 +124,7 @@ export class StateSealer {
     ) {
       throw refused(`was issued for another request (it belongs to a different ${sealed.method} call)`);
     }
-    if (!sameText(sealed.principal, await mac(`principal\n${this.principalOf(auth)}`))) {
+    if (!sameText(sealed.principal, await mac(`principal\n${this.principalOf(caller)}`))) {
       throw refused('was issued to another principal');
     }
     return { round: sealed.round, answers: sealed.answers ?? {}, asked: sealed.asked ?? [] };
