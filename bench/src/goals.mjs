@@ -1,5 +1,5 @@
-// The targets of issues 6 (legacy era, stdio and HTTP), 10 (the 2026-07-28 era) and 11 (the C plugin path and
-// instances), checked against one run's tables.
+// The targets of issues 6 (legacy era, stdio and HTTP), 10 (the 2026-07-28 era), 11 (the C plugin path and
+// instances) and 24 (the C plugin path driven by a per-message client), checked against one run's tables.
 import { cpuPerCall } from './summary.mjs';
 
 const MiB = 2 ** 20;
@@ -149,6 +149,7 @@ function pluginGoals(tables, opts, add) {
     r3 && vs(r3, inprocess, ts) + beside(inprocess),
     r3 && r3 >= 0.75,
   );
+  perMessageGoals(tables, opts, add, vs);
   const oneTs = row(tables, 'stdio-1', 'entropic');
   for (const name of ['plugin-isolated', 'plugin-inprocess']) {
     const one = row(tables, 'stdio-1', name);
@@ -183,4 +184,21 @@ function pluginGoals(tables, opts, add) {
   const x2 = row(tables, 'instances', 'spin-x2');
   const r5 = ratio(x2, x1);
   add('2 ms CPU tool, 8 in flight: --instances 2 ≥ 1.6× one instance', vs(r5, x2, x1), r5 && r5 >= 1.6);
+}
+
+/** Issue 24: the isolated plugin path at 64 in flight when the client writes one message per `write`. */
+function perMessageGoals(tables, opts, add, vs) {
+  const id = `stdio-${opts.inflight}-each`;
+  const isolated = row(tables, id, 'plugin-isolated');
+  for (const [name, other, factor] of [
+    ['TS echo', row(tables, id, 'entropic'), 0.7],
+    ['SDK v2', row(tables, id, 'sdk-v2'), 3.5],
+  ]) {
+    const r = isolated && other ? isolated.perSecond / other.perSecond : undefined;
+    add(
+      `C plugin, isolated, stdio ${opts.inflight} in flight, per-message client ≥ ${factor}× ${name}`,
+      r && vs(r, isolated, other),
+      r && r >= factor,
+    );
+  }
 }

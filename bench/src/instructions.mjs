@@ -4,13 +4,14 @@
 // instruction count is not a time, but it is the same on a quiet and on a busy machine, so two builds or two
 // targets can be compared where calls/s move by ±30 % between runs. A plugin host process is not counted.
 //
-// usage: node src/instructions.mjs [--targets entropic,plugin-isolated,...] [--calls N] [--base N]
+// usage: node src/instructions.mjs [--targets entropic,plugin-isolated,...] [--calls N] [--base N] [--client batch|each]
+// (`--client each`: the per-message client, one message per `write`; see CLIENTS in stdio-client.mjs)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { StdioPeer } from './stdio-client.mjs';
+import { CLIENTS, StdioPeer } from './stdio-client.mjs';
 import { stdioTargets } from './targets.mjs';
 
 const { values } = parseArgs({
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     targets: { type: 'string', default: 'entropic,plugin-isolated,plugin-inprocess,serve-ts-async' },
     calls: { type: 'string', default: '24000' },
     base: { type: 'string', default: '4000' },
+    client: { type: 'string', default: 'batch' },
   },
 });
 if (spawnSync('valgrind', ['--version']).status !== 0) {
@@ -37,14 +39,19 @@ async function count(target, calls) {
   );
   const peer = new StdioPeer({ ...target, command: wrapper, args: [target.command, ...target.args] });
   await peer.initialize();
-  await peer.run(2000, 64);
-  await peer.run(calls, 64);
+  await peer.run(2000, 64, values.client);
+  await peer.run(calls, 64, values.client);
   await peer.close();
   const summary = readFileSync(out, 'utf8').match(/^summary: (\d+)/m);
   if (!summary) throw new Error(`no callgrind summary in ${out}`);
   return Number(summary[1]);
 }
 
+if (!(values.client in CLIENTS)) {
+  console.error(`instructions: --client is one of ${Object.keys(CLIENTS).join(', ')}`);
+  process.exit(2);
+}
+console.log(`64 in flight, ${CLIENTS[values.client]}`);
 const wanted = values.targets.split(',');
 const base = Number(values.base);
 const calls = Number(values.calls);

@@ -1,6 +1,7 @@
 // Profile one server under one workload with `node --cpu-prof` and print where its time goes.
 // usage: node src/profile.mjs [--workload stdio|sse|json|stateless] [--target entropic|sdk-v1|sdk-v2|bare]
-//                             [--calls N] [--out DIR]
+//                             [--calls N] [--out DIR] [--client batch|each]
+// (stdio: `--client each` drives it with the per-message client; see CLIENTS in stdio-client.mjs)
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,11 +19,13 @@ const { values } = parseArgs({
     target: { type: 'string', default: 'entropic' },
     calls: { type: 'string' },
     out: { type: 'string', default: `${benchDir}results/profiles` },
+    client: { type: 'string', default: 'batch' },
   },
 });
 const stdio = values.workload === 'stdio';
 const calls = Number(values.calls ?? (stdio ? 200_000 : 40_000));
-const dir = join(values.out, `${values.target}-${values.workload}`);
+const perMessage = stdio && values.client === 'each';
+const dir = join(values.out, `${values.target}-${values.workload}${perMessage ? '-each' : ''}`);
 mkdirSync(dir, { recursive: true });
 const started = Date.now();
 
@@ -42,8 +45,8 @@ let figures;
 if (stdio) {
   const peer = new StdioPeer(pick(stdioTargets()));
   await peer.initialize();
-  await peer.run(2_000, 64);
-  figures = summarise(await peer.run(calls, 64));
+  await peer.run(2_000, 64, values.client);
+  figures = summarise(await peer.run(calls, 64, values.client));
   await peer.close();
 } else {
   const target = pick(httpTargets());
@@ -54,7 +57,7 @@ if (stdio) {
   crowd.close();
   await server.close();
 }
-const headline = `${values.target} ${values.workload}: ${calls} calls at 64, ${Math.round(figures.perSecond)}/s (profiled)`;
+const headline = `${values.target} ${values.workload}${perMessage ? ' (per-message client)' : ''}: ${calls} calls at 64, ${Math.round(figures.perSecond)}/s (profiled)`;
 const newest = readdirSync(dir)
   .filter((f) => f.endsWith('.cpuprofile'))
   .map((f) => join(dir, f))

@@ -31,7 +31,7 @@ const block = [
   '',
   abiLine(result),
   '',
-  '| target (issues 6, 10 and 11) | measured | verdict |',
+  '| target (issues 6, 10, 11 and 24) | measured | verdict |',
   '| --- | --- | --- |',
   ...result.targets.map((t) => `| ${t.target} | ${t.measured} | ${t.verdict} |`),
   END,

@@ -99,7 +99,7 @@ export function renderMarkdown(result) {
   }
   if (result.targets.length > 0) {
     lines.push(
-      '## Targets (issues 6, 10 and 11)',
+      '## Targets (issues 6, 10, 11 and 24)',
       '',
       '| target | measured | verdict |',
       '| --- | --- | --- |',

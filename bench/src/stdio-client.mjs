@@ -1,10 +1,18 @@
 // The stdio load generator: one child process, newline-delimited JSON requests, `inflight` kept in flight.
 // The same code drives every target, so only the server differs between figures. In the modern era there
-// is no handshake and every call carries the 2026-07-28 envelope.
+// is no handshake and every call carries the 2026-07-28 envelope. Two client patterns (CLIENTS): 'batch'
+// writes every request it sends at one moment in one `write`; 'each' writes one message per `write`, as the
+// official SDK clients' stdio transports do.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { callParams, LEGACY_VERSION } from './era.mjs';
 import { memoryOf } from './proc.mjs';
+
+/** The client patterns, with the words the tables use for them. */
+export const CLIENTS = {
+  batch: 'batching client (one write per burst)',
+  each: 'per-message client (one write per message, as the SDK clients)',
+};
 
 export class StdioPeer {
   /**
@@ -92,10 +100,12 @@ export class StdioPeer {
   }
 
   /**
-   * Issue `calls` tools/call requests with `inflight` outstanding at any moment.
-   * Returns elapsed milliseconds and each call's latency in microseconds.
+   * Issue `calls` tools/call requests with `inflight` outstanding at any moment, written as `client` says
+   * (CLIENTS). Returns elapsed milliseconds and each call's latency in microseconds.
    */
-  run(calls, inflight) {
+  run(calls, inflight, client = 'batch') {
+    if (!(client in CLIENTS)) throw new Error(`unknown client pattern "${client}"`);
+    const each = client === 'each';
     const firstId = this.nextId;
     this.nextId += calls;
     const sentAt = new Float64Array(calls);
@@ -110,7 +120,9 @@ export class StdioPeer {
       const now = performance.now();
       for (let i = 0; i < count && sent < calls; i++, sent++) {
         sentAt[sent] = now;
-        out += `{"jsonrpc":"2.0","id":${firstId + sent}${tail}`;
+        const line = `{"jsonrpc":"2.0","id":${firstId + sent}${tail}`;
+        if (each) stdin.write(line);
+        else out += line;
       }
       if (out.length > 0) stdin.write(out);
     };

@@ -9,12 +9,24 @@ function pick(result, id, target) {
 
 const LINES = [
   ['stdio, 1 in flight', 'stdio-1', 'entropic', true],
-  ['stdio, 64 in flight', 'stdio-64', 'entropic'],
+  ['stdio, 64 in flight, batching client', 'stdio-64', 'entropic'],
+  ['stdio, 64 in flight, per-message client', 'stdio-64-each', 'entropic'],
   ['stdio, C plugin isolated, 1 in flight', 'stdio-1', 'plugin-isolated', true],
   ['stdio, C plugin in-process, 1 in flight', 'stdio-1', 'plugin-inprocess', true],
-  ['stdio, C plugin isolated, 64 in flight', 'stdio-64', 'plugin-isolated'],
-  ['stdio, C plugin in-process, 64 in flight', 'stdio-64', 'plugin-inprocess'],
-  ['stdio, TS echo answering next turn, through serve, 64 in flight', 'stdio-64', 'serve-ts-async'],
+  ['stdio, C plugin isolated, 64 in flight, batching client', 'stdio-64', 'plugin-isolated'],
+  ['stdio, C plugin isolated, 64 in flight, per-message client', 'stdio-64-each', 'plugin-isolated'],
+  ['stdio, C plugin in-process, 64 in flight, batching client', 'stdio-64', 'plugin-inprocess'],
+  ['stdio, C plugin in-process, 64 in flight, per-message client', 'stdio-64-each', 'plugin-inprocess'],
+  [
+    'stdio, TS echo answering next turn, through serve, 64 in flight, batching client',
+    'stdio-64',
+    'serve-ts-async',
+  ],
+  [
+    'stdio, TS echo answering next turn, through serve, 64 in flight, per-message client',
+    'stdio-64-each',
+    'serve-ts-async',
+  ],
   ['HTTP stateful SSE, 1 client', 'http-sse-1', 'entropic', true],
   ['HTTP stateful SSE, 64 clients', 'http-sse-64', 'entropic'],
   ['HTTP stateful SSE, C plugin isolated, 1 client', 'http-sse-1', 'plugin-isolated', true],
@@ -23,7 +35,8 @@ const LINES = [
   ['HTTP stateful JSON, 64 clients', 'http-json-64', 'entropic'],
   ['HTTP stateless, 64 clients', 'http-stateless-64', 'entropic'],
   ['2026-07-28 stdio, 1 in flight', 'stdio-modern-1', 'entropic', true],
-  ['2026-07-28 stdio, 64 in flight', 'stdio-modern-64', 'entropic'],
+  ['2026-07-28 stdio, 64 in flight, batching client', 'stdio-modern-64', 'entropic'],
+  ['2026-07-28 stdio, 64 in flight, per-message client', 'stdio-modern-64-each', 'entropic'],
   ['2026-07-28 HTTP, 1 client', 'http-modern-1', 'entropic', true],
   ['2026-07-28 HTTP, 64 clients', 'http-modern-64', 'entropic'],
 ];
@@ -92,7 +105,9 @@ export function renderSummary(result) {
     "Our figures carry the server's CPU time per call in brackets (all its threads; an isolated plugin's host " +
       'process beside it as "+N host"); the C plugin rows are `entropic-mcp serve` with the example echo plugin, ' +
       'the "through serve" row is the TypeScript echo tool served by `entropic-mcp serve --http --tools-module`, ' +
-      'and × TS echo compares them with the TypeScript echo tool of the same run.',
+      'and × TS echo compares them with the TypeScript echo tool of the same run and client. Over stdio at 64 in ' +
+      'flight the batching client writes all the requests it sends at one moment in one `write`; the per-message ' +
+      'client writes one message per `write`, as the official SDK clients do (at 1 in flight both write one).',
   );
   return lines.join('\n');
 }

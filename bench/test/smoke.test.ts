@@ -50,8 +50,8 @@ const problems = (table: Table) =>
     .map((row) => `${row.label}: ${row.skipped ?? row.error}`);
 
 describe('pnpm bench --quick', () => {
-  it('measures every stdio server at 1 and 64 in flight', () => {
-    for (const id of ['stdio-1', 'stdio-64']) {
+  it('measures every stdio server at 1 and at 64 in flight with both client patterns', () => {
+    for (const id of ['stdio-1', 'stdio-64', 'stdio-64-each']) {
       const table = result.tables.find((t) => t.id === id)!;
       expect(problems(table)).toEqual([]);
       expect(table.rows.map((r) => r.target)).toEqual([
@@ -84,7 +84,7 @@ describe('pnpm bench --quick', () => {
   });
 
   it('counts the CPU of the isolated plugin host beside the server for every plugin row', () => {
-    for (const id of ['stdio-1', 'stdio-64', 'http-sse-1', 'http-sse-64']) {
+    for (const id of ['stdio-1', 'stdio-64', 'stdio-64-each', 'http-sse-1', 'http-sse-64']) {
       const rows = result.tables.find((t) => t.id === id)!.rows;
       const isolated = rows.find((r) => r.target === 'plugin-isolated')!;
       expect(isolated.hostCpuPerCallUs, id).toBeGreaterThan(0);
@@ -103,7 +103,13 @@ describe('pnpm bench --quick', () => {
   });
 
   it('measures our server, SDK v2 and the ceiling in the 2026-07-28 era over stdio and HTTP at 1 and 64', () => {
-    for (const id of ['stdio-modern-1', 'stdio-modern-64', 'http-modern-1', 'http-modern-64']) {
+    for (const id of [
+      'stdio-modern-1',
+      'stdio-modern-64',
+      'stdio-modern-64-each',
+      'http-modern-1',
+      'http-modern-64',
+    ]) {
       const table = result.tables.find((t) => t.id === id)!;
       expect(table.rows.map((r) => r.target)).toEqual(['entropic', 'sdk-v2', 'bare']);
       expect(problems(table)).toEqual([]);
@@ -130,5 +136,11 @@ describe('pnpm bench --quick', () => {
     expect(markdown).toContain('× ceiling');
     expect(result.targets.length).toBeGreaterThanOrEqual(10);
     expect(result.targets.map((t) => t.verdict)).not.toContain('not measured');
+    const perMessage = result.targets.filter((t) => t.target.includes('per-message client'));
+    expect(perMessage.map((t) => t.target)).toEqual([
+      'C plugin, isolated, stdio 64 in flight, per-message client ≥ 0.7× TS echo',
+      'C plugin, isolated, stdio 64 in flight, per-message client ≥ 3.5× SDK v2',
+    ]);
+    expect(markdown).toContain('| stdio, C plugin isolated, 64 in flight, per-message client |');
   });
 });
