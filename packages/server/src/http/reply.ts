@@ -4,8 +4,6 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import { encodeJson } from '../core/raw-json.js';
-import type { JsonRpcMessage } from '../transport/types.js';
 
 const encoder = new TextEncoder();
 
@@ -47,9 +45,8 @@ export function withLength(head: Head, body: string): string[] {
   return head.concat('content-length', String(byteLength(body)));
 }
 
-/** A 200 answer with one JSON body (a message, or a batch's array of them). */
-export function sendJson(res: ServerResponse, head: Head, body: JsonRpcMessage | JsonRpcMessage[]): void {
-  const text = encodeJson(body);
+/** A 200 answer with one JSON body (a message's text, or a batch's array of them). */
+export function sendJson(res: ServerResponse, head: Head, text: string): void {
   res.writeHead(200, withLength(head, text));
   res.end(text);
 }

@@ -9,8 +9,6 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import { encodeJson } from '../core/raw-json.js';
-import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import { type Head, withLength } from './reply.js';
 import { sseEvent, sseReplay, writable } from './sse.js';
@@ -76,9 +74,8 @@ export class SseStream {
     }
   }
 
-  /** Write one message, storing it first when the session is resumable; `end` closes after it. */
-  emit(message: JsonRpcMessage, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
-    const data = encodeJson(message);
+  /** Write one message (its JSON text), storing it first when the session is resumable; `end` closes after it. */
+  emit(data: string, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
     if (store === undefined) {
       this.#out(sseEvent(undefined, data), maxBacklog, end, undefined);
       return;

@@ -7,6 +7,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { encodeJson } from '../core/raw-json.js';
 import type {
   JsonRpcMessage,
   MessageContext,
@@ -217,9 +218,12 @@ export class HttpServerTransport implements Transport {
       return;
     }
     if (this.#config.nodeId !== undefined) message = tagOutgoing(message, this.#config.nodeId);
+    // Written as text before any route is touched: a message that cannot be serialised (a BigInt, a
+    // cycle) throws here, and the error that answers its request in its place still finds the route.
+    const text = encodeJson(message);
     const store = this.#config.eventStore;
     if (message.method === undefined && message.id === null && this.#delivering !== undefined) {
-      this.#answerWhole(message, this.#delivering);
+      this.#answerWhole(text, this.#delivering);
       return;
     }
     if (message.method === undefined && message.id !== undefined) {
@@ -228,13 +232,13 @@ export class HttpServerTransport implements Transport {
       if (route === undefined) return;
       this.#routes.delete(id);
       if (id === this.#initId) this.#learnVersion(message, route);
-      if (route instanceof JsonBatch) route.add(message, this.#jsonHead);
+      if (route instanceof JsonBatch) route.add(text, this.#jsonHead);
       else if (route instanceof SseStream) {
         route.pending--;
         const done = route.pending === 0;
-        route.emit(message, store, this.#config.maxBacklog, done);
+        route.emit(text, store, this.#config.maxBacklog, done);
         if (done) this.#streams.delete(route.id);
-      } else if (writable(route)) sendJson(route, this.#jsonHead, message);
+      } else if (writable(route)) sendJson(route, this.#jsonHead, text);
       this.#afterResponse();
       return;
     }
@@ -242,7 +246,7 @@ export class HttpServerTransport implements Transport {
     if (related !== undefined) {
       const route = this.#routes.get(related);
       if (route instanceof SseStream && (this.sessionId !== undefined || message.id === undefined)) {
-        route.emit(message, store, this.#config.maxBacklog, false);
+        route.emit(text, store, this.#config.maxBacklog, false);
         return;
       }
       // A JSON response carries only the response: request-related notifications cannot travel.
@@ -254,7 +258,7 @@ export class HttpServerTransport implements Transport {
       return;
     }
     if (!this.standaloneConnected && this.#config.elsewhere?.(message) === true) return;
-    this.#standaloneStream().emit(message, store, this.#config.maxBacklog, false);
+    this.#standaloneStream().emit(text, store, this.#config.maxBacklog, false);
   }
 
   /**
@@ -314,16 +318,16 @@ export class HttpServerTransport implements Transport {
    * An error with id null while a POST is being delivered (its body as a whole was refused, such as
    * a batch over a limit): it is the answer to all of that POST's requests.
    */
-  #answerWhole(message: JsonRpcMessage, ids: RequestId[]): void {
+  #answerWhole(text: string, ids: RequestId[]): void {
     const route = this.#routes.get(ids[0] as RequestId);
     for (const id of ids) this.#routes.delete(id);
     if (route instanceof SseStream) {
       route.pending = 0;
-      route.emit(message, this.#config.eventStore, this.#config.maxBacklog, true);
+      route.emit(text, this.#config.eventStore, this.#config.maxBacklog, true);
       this.#streams.delete(route.id);
     } else if (route !== undefined) {
       const res = route instanceof JsonBatch ? route.res : route;
-      if (writable(res)) sendJson(res, this.#jsonHead, message);
+      if (writable(res)) sendJson(res, this.#jsonHead, text);
     }
     this.#afterResponse();
   }
