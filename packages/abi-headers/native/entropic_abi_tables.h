@@ -6,7 +6,7 @@
 
 /*
  * Private tables for the loader's own native code (not for plugins): the entry-point names in
- * contract order and the names of the error codes.
+ * contract order, the optional entry points, and the names of the error codes.
  */
 
 /* The plugin API version these tables were generated for. */
@@ -26,6 +26,15 @@ static const char* const entropic_abi_entry_points[ENTROPIC_ABI_ENTRY_POINT_COUN
     "entropic_mcp_server_set_working_dir",
     "entropic_mcp_server_destroy",
     "entropic_free"
+};
+
+/* Number of optional entry points (looked up, never required). */
+#define ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT 1
+
+/* Optional entry-point symbol names, in declaration order, then NULL. */
+static const char* const entropic_abi_optional_entry_points[ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT + 1] = {
+    "entropic_mcp_server_execute_with_context",
+    0
 };
 
 /* Number of entropic_error_t values. */

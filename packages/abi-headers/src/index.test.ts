@@ -8,8 +8,10 @@ import {
   ERROR_CODES,
   errorName,
   includeDir,
+  LOG_LEVELS,
   lockPath,
   nativeDir,
+  OPTIONAL_ENTRY_POINTS,
   PLUGIN_API_VERSION,
   UNKNOWN_ERROR_NAME,
 } from './index.js';
@@ -17,6 +19,7 @@ import {
 describe('@entropic-mcp/abi-headers', () => {
   it('points at its include folder, native folder and lock', () => {
     expect(existsSync(join(includeDir, 'entropic', 'interfaces', 'i_mcp_server.h'))).toBe(true);
+    expect(existsSync(join(includeDir, 'entropic', 'interfaces', 'i_mcp_context.h'))).toBe(true);
     expect(existsSync(join(includeDir, 'entropic', 'types', 'error.h'))).toBe(true);
     expect(existsSync(join(includeDir, 'entropic', 'entropic_export.h'))).toBe(true);
     expect(existsSync(join(nativeDir, 'entropic_abi_tables.h'))).toBe(true);
@@ -35,6 +38,17 @@ describe('@entropic-mcp/abi-headers', () => {
       'entropic_mcp_server_set_working_dir',
       'entropic_mcp_server_destroy',
       'entropic_free',
+    ]);
+    expect(OPTIONAL_ENTRY_POINTS).toEqual(['entropic_mcp_server_execute_with_context']);
+    expect(LOG_LEVELS).toEqual([
+      'debug',
+      'info',
+      'notice',
+      'warning',
+      'error',
+      'critical',
+      'alert',
+      'emergency',
     ]);
     expect(Object.keys(ERROR_CODES)).toHaveLength(55);
     expect(ERROR_CODES.ENTROPIC_OK).toBe(0);

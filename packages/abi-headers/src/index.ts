@@ -21,6 +21,10 @@ export {
   ERROR_CODES,
   type ErrorName,
   errorName,
+  LOG_LEVELS,
+  type LogLevelName,
+  OPTIONAL_ENTRY_POINTS,
+  type OptionalEntryPointName,
   PLUGIN_API_VERSION,
   UNKNOWN_ERROR_NAME,
 } from './generated/tables.js';

@@ -35,9 +35,13 @@ afterAll(() => {
 });
 
 describe.skipIf(!abigailAvailable())('binary ABI of the headers (needs abigail-tools)', () => {
-  it('derives the stub from the headers: the nine entry points, each with its canonical prototype', () => {
+  it('derives the stub from the headers: the nine entry points and the optional one, each with its canonical prototype', () => {
     const { prototypes, abi } = dumpHeadersAbi(join(ABI, 'include'));
-    expect(prototypes.map((p) => p.name)).toHaveLength(9);
+    expect(prototypes.map((p) => p.name)).toHaveLength(10);
+    expect(prototypes.find((p) => p.name === 'entropic_mcp_server_execute_with_context')?.text).toBe(
+      'char *entropic_mcp_server_execute_with_context (entropic_mcp_server_t, const char *, const char *, const entropic_call_context_t *)',
+    );
+    expect(abi).toContain("<class-decl name='entropic_call_context_t'");
     expect(prototypes.find((p) => p.name === 'entropic_mcp_server_execute')?.text).toBe(
       'char *entropic_mcp_server_execute (entropic_mcp_server_t, const char *, const char *)',
     );

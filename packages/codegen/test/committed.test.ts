@@ -3,16 +3,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { abiHeadersRoot, generateAll, parseLock, readAbiModel, renderLock } from '../src/index.js';
-import { CONTRACT_HEADERS } from './support/contract-facts.js';
+import { CONTRACT_HEADERS, EXTENSION_HEADERS } from './support/contract-facts.js';
 
 describe('committed generated files', () => {
   const root = abiHeadersRoot();
   const files = generateAll({ write: false });
 
-  it('cover the three headers and both tables', () => {
+  it('cover the contract headers, the extension header and both tables', () => {
     expect(Object.keys(files).sort()).toEqual(
       [
-        ...CONTRACT_HEADERS.map((h) => `include/${h}`),
+        ...[...CONTRACT_HEADERS, ...EXTENSION_HEADERS].map((h) => `include/${h}`),
         'native/entropic_abi_tables.h',
         'src/generated/tables.ts',
       ].sort(),

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { abiHeadersRoot } from '../src/index.js';
 import { attempt, C_FLAGS, CXX_FLAGS, tempDir } from './support/cc.js';
-import { CONTRACT_HEADERS } from './support/contract-facts.js';
+import { CONTRACT_HEADERS, EXTENSION_HEADERS } from './support/contract-facts.js';
+
+const HEADERS = [...CONTRACT_HEADERS, ...EXTENSION_HEADERS];
 
 const include = join(abiHeadersRoot(), 'include');
 const native = join(abiHeadersRoot(), 'native');
@@ -29,12 +31,12 @@ describe.each([
   ['gcc', C_FLAGS, 'c'],
   ['g++', CXX_FLAGS, 'cpp'],
 ])('%s compiles the generated headers cleanly', (compiler, flags, ext) => {
-  it('all three headers together, twice (pragma once)', () => {
-    const all = [...CONTRACT_HEADERS, ...CONTRACT_HEADERS];
+  it('all the headers together, twice (pragma once)', () => {
+    const all = [...HEADERS, ...HEADERS];
     expect(compile(compiler, flags, ext, all)).toBe('');
   });
 
-  it.each(CONTRACT_HEADERS)('%s on its own', (header) => {
+  it.each(HEADERS)('%s on its own', (header) => {
     expect(compile(compiler, flags, ext, [header])).toBe('');
   });
 
@@ -51,6 +53,23 @@ static int uses(void) {
 int (*entropic_test_use)(void) = uses;`;
     expect(
       compile(compiler, flags, ext, ['entropic/interfaces/i_mcp_server.h', 'entropic_abi_tables.h'], body),
+    ).toBe('');
+  });
+
+  it('the context header: a plugin reads the context only where its size covers a member', () => {
+    const body = `
+static entropic_error_t report(const entropic_call_context_t* c, double done) {
+  if (ENTROPIC_CALL_CONTEXT_HAS(c, cancelled) && c->cancelled != NULL && c->cancelled(c->host)) return ENTROPIC_ERROR_CANCELLED;
+  if (!ENTROPIC_CALL_CONTEXT_HAS(c, progress) || c->progress == NULL) return ENTROPIC_OK;
+  return c->progress(done, -1.0, ENTROPIC_CALL_CONTEXT_HAS(c, subject) ? c->subject : NULL, c->host);
+}
+entropic_error_t (*entropic_test_report)(const entropic_call_context_t*, double) = report;
+entropic_log_level_t entropic_test_level = ENTROPIC_LOG_EMERGENCY;
+char* (*entropic_test_execute)(entropic_mcp_server_t, const char*, const char*, const entropic_call_context_t*) =
+    entropic_mcp_server_execute_with_context;
+int entropic_test_optional = ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT;`;
+    expect(
+      compile(compiler, flags, ext, ['entropic/interfaces/i_mcp_context.h', 'entropic_abi_tables.h'], body),
     ).toBe('');
   });
 

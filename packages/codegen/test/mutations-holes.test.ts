@@ -59,10 +59,13 @@ describe.skipIf(!abigailAvailable())('hole 3: the binary reference is the same b
   });
 });
 
+const CTX = 'src/abi/mcp_context.ts';
+
 describe('hole 4: installed header paths and includes are locked', () => {
   const move = async (s: Scenario) => {
     s.edit(ERR, "path: 'entropic/types/error.h'", "path: 'entropic/error.h'");
     s.edit(MCP, "'entropic/types/error.h']", "'entropic/error.h']");
+    s.edit(CTX, "'entropic/types/error.h',", "'entropic/error.h',");
     s.git('rm', '-q', 'packages/abi-headers/include/entropic/types/error.h');
   };
 

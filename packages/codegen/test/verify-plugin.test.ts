@@ -4,12 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPTIONAL_ENTRY_POINTS } from '@entropic-mcp/abi-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pluginVerdictOk, verifyPlugin } from '../src/abigail/plugin.js';
 import { abigailAvailable } from '../src/abigail/tools.js';
 import { WORKSPACE } from './support/check-scenario.js';
 import {
   buildPlugin,
+  CONTEXT_C,
+  CONTEXT_DRIFT_C,
   DRIFT_C,
   ENGINE_CALL_C,
   GOOD_C,
@@ -39,7 +42,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const verify = (lib: string) => verifyPlugin(lib, REFERENCE, xml);
+const verify = (lib: string) => verifyPlugin(lib, REFERENCE, xml, OPTIONAL_ENTRY_POINTS);
 
 describe('verify-plugin: exported entry points', () => {
   it('passes a plugin with bare definitions built with -fvisibility=hidden and no DWARF', () => {
@@ -47,7 +50,25 @@ describe('verify-plugin: exported entry points', () => {
     expect([...v.required].sort()).toEqual([...ENTRY_POINTS].sort());
     expect(v.missing).toEqual([]);
     expect(v.signaturesSkipped).toContain('no DWARF');
+    expect(v.optionalExported).toEqual([]);
     expect(pluginVerdictOk(v)).toBe(true);
+  });
+
+  it('a plugin with the context entry point passes and says so; without the lock it would be required', () => {
+    const lib = buildPlugin(dir, 'context', CONTEXT_C, { include: INCLUDE });
+    const v = verify(lib);
+    expect(v.optionalExported).toEqual(['entropic_mcp_server_execute_with_context']);
+    expect(pluginVerdictOk(v)).toBe(true);
+    const r = spawnSync(process.execPath, [CLI, 'verify-plugin', lib], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('• plugin context: yes (entropic_mcp_server_execute_with_context)');
+    const plain = spawnSync(process.execPath, [CLI, 'verify-plugin', join(dir, 'good-nodebug.so')], {
+      encoding: 'utf8',
+    });
+    expect(plain.stdout).toContain('• plugin context: no (a plain API-1 plugin)');
+    expect(verifyPlugin(join(dir, 'good-nodebug.so'), REFERENCE, xml).missing).toEqual([
+      'entropic_mcp_server_execute_with_context',
+    ]);
   });
 
   it('names every missing entry point and one exported as data', () => {
@@ -103,6 +124,17 @@ describe.skipIf(!abigailAvailable())('verify-plugin: signatures from DWARF (need
     expect(v.drift[0]!.detail).toContain("parameter 2 of type 'const char*' changed");
     expect(v.drift[0]!.detail).toContain("parameter 4 of type 'long int' was added");
     expect(pluginVerdictOk(v)).toBe(false);
+  });
+
+  it('checks the optional entry point when a plugin defines it: a context signature of its own drifts', () => {
+    const good = verify(buildPlugin(dir, 'context-g', CONTEXT_C, { include: INCLUDE, debug: true }));
+    expect(good.drift).toEqual([]);
+    expect(pluginVerdictOk(good)).toBe(true);
+    const drift = verify(
+      buildPlugin(dir, 'context-drift', CONTEXT_DRIFT_C, { include: INCLUDE, debug: true, hidden: false }),
+    );
+    expect(drift.drift.map((d) => d.name)).toEqual(['entropic_mcp_server_execute_with_context']);
+    expect(pluginVerdictOk(drift)).toBe(false);
   });
 
   it('the command prints the verdict and exits 1 on drift, 0 on a good plugin', () => {

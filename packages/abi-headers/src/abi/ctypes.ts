@@ -1,9 +1,10 @@
 // The closed vocabulary of C types the ABI definitions may use.
 //
 // Every type in a definition file is one of the aliases below, an opaque handle made with
-// `OpaqueHandle`, an enum declared in a definition file, or a function type (for the
-// function-pointer members of a struct). The codegen reader knows exactly these spellings;
-// any other TypeScript type stops generation with an error naming the file, line and type.
+// `OpaqueHandle`, a `ConstPointer` to a struct declared in a definition file, an enum declared in a
+// definition file, or a function type (for the function-pointer members of a struct). The codegen
+// reader knows exactly these spellings; any other TypeScript type stops generation with an error
+// naming the file, line and type.
 
 declare const cSpelling: unique symbol;
 declare const handleTag: unique symbol;
@@ -21,6 +22,15 @@ export type c_char_ptr = CType<'char*'>;
 export type c_const_char_ptr = CType<'const char*'>;
 /** `void*`: untyped memory or caller context */
 export type c_void_ptr = CType<'void*'>;
+/** `double` */
+export type c_double = CType<'double'>;
+/** `size_t`: a size in bytes */
+export type c_size_t = CType<'size_t'>;
+
+declare const pointee: unique symbol;
+
+/** `const T*`: a borrowed pointer to a struct the definitions declare (`T` is its typedef). */
+export type ConstPointer<T> = { readonly [pointee]: T };
 
 /** `typedef struct <Tag>* name;`: a pointer to a struct the other side never sees inside. */
 export type OpaqueHandle<Tag extends string> = { readonly [handleTag]: Tag };

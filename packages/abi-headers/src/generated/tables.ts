@@ -19,6 +19,25 @@ export const ENTRY_POINTS = [
 
 export type EntryPointName = (typeof ENTRY_POINTS)[number];
 
+/** Entry points a plugin may add (the plugin context): the loader looks them up, none is required. */
+export const OPTIONAL_ENTRY_POINTS = ['entropic_mcp_server_execute_with_context'] as const;
+
+export type OptionalEntryPointName = (typeof OPTIONAL_ENTRY_POINTS)[number];
+
+/** entropic_log_level_t values as MCP logging levels: index = value. */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
 /** entropic_error_t: name → value. */
 export const ERROR_CODES = {
   ENTROPIC_OK: 0,

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { headerPrototypes, type Prototype, renderStubSource } from './stub.js';
+import { headerPaths, headerPrototypes, headerTypedefs, type Prototype, renderStubSource } from './stub.js';
 import { runTool } from './tools.js';
 
 /** abidw flags that keep the dump free of paths and line numbers, so it is stable across checkouts. */
@@ -67,7 +67,8 @@ export function buildHeadersAbi(includeDir: string): StubBuild {
   return withTempDir('entropic-abi-stub-', (dir) => {
     const prototypes = headerPrototypes(includeDir, dir);
     const lib = join(dir, 'libentropic-abi-stub.so');
-    writeFileSync(join(dir, STUB_SOURCE), renderStubSource(prototypes));
+    const source = renderStubSource(prototypes, headerPaths(includeDir), headerTypedefs(includeDir));
+    writeFileSync(join(dir, STUB_SOURCE), source);
     // Compiled from inside the temporary folder under a relative name, with the folder mapped away,
     // so the dump names the unit `stub.c` and the same headers give the same bytes on every run.
     const cc = runTool(

@@ -40,6 +40,8 @@ export interface FunctionDrift {
 
 export interface PluginVerdict {
   required: string[];
+  /** Optional entry points (the plugin context) the library exports as functions. */
+  optionalExported: string[];
   /** Entry points the library does not export at all. */
   missing: string[];
   /** Entry points exported, but not as functions (with nm's type letter). */
@@ -56,17 +58,25 @@ export interface PluginVerdict {
 
 const FUNCTION_TYPES = new Set(['T', 'W', 'i']);
 
-function suppressionsFor(required: string[]): string {
-  const names = required.map((n) => n.replace(/[^\w]/g, '')).join('|');
-  return [
+const alternation = (names: string[]) => names.map((n) => n.replace(/[^\w]/g, '')).join('|');
+
+function suppressionsFor(required: string[], optional: string[]): string {
+  const lines = [
     '[suppress_variable]',
     '  name_regexp = .*',
     '[suppress_function]',
-    `  name_not_regexp = ^(${names})$`,
+    `  name_not_regexp = ^(${alternation([...required, ...optional])})$`,
     '[suppress_function]',
     '  change_kind = added-function',
-    '',
-  ].join('\n');
+  ];
+  // An optional entry point the plugin leaves out is not a fault; one it defines must match.
+  if (optional.length > 0)
+    lines.push(
+      '[suppress_function]',
+      `  name_regexp = ^(${alternation(optional)})$`,
+      '  change_kind = deleted-function',
+    );
+  return `${lines.join('\n')}\n`;
 }
 
 /** abidiff's report split into one block per changed function. */
@@ -79,8 +89,19 @@ function driftBlocks(report: string): FunctionDrift[] {
   });
 }
 
-export function verifyPlugin(lib: string, referenceFile: string, referenceXml: string): PluginVerdict {
-  const required = referenceFunctions(referenceXml);
+/**
+ * Checks `lib` against the reference dump. `optional` names the optional entry points (from the lock): the
+ * reference lists them too, but a plugin need not export them.
+ */
+export function verifyPlugin(
+  lib: string,
+  referenceFile: string,
+  referenceXml: string,
+  optional: readonly string[] = [],
+): PluginVerdict {
+  const listed = referenceFunctions(referenceXml);
+  const required = listed.filter((n) => !optional.includes(n));
+  const optionalListed = listed.filter((n) => optional.includes(n));
   const symbols = dynamicSymbols(lib);
   const missing = required.filter((n) => !symbols.has(n));
   const notFunctions = required
@@ -89,7 +110,15 @@ export function verifyPlugin(lib: string, referenceFile: string, referenceXml: s
   const engineCalls = [...dynamicSymbols(lib, 'undefined').keys()]
     .filter((n) => n.startsWith('entropic_'))
     .sort();
-  const verdict: PluginVerdict = { required, missing, notFunctions, engineCalls, drift: [] };
+  const optionalExported = optionalListed.filter((n) => FUNCTION_TYPES.has(symbols.get(n) ?? ''));
+  const verdict: PluginVerdict = {
+    required,
+    optionalExported,
+    missing,
+    notFunctions,
+    engineCalls,
+    drift: [],
+  };
   if (!hasDwarf(lib)) {
     verdict.signaturesSkipped =
       'the library has no DWARF debug information (build it with -g to compare signatures)';
@@ -98,7 +127,7 @@ export function verifyPlugin(lib: string, referenceFile: string, referenceXml: s
   } else {
     verdict.drift = withTempDir('entropic-verify-', (dir) => {
       const supp = join(dir, 'plugin.suppr');
-      writeFileSync(supp, suppressionsFor(required));
+      writeFileSync(supp, suppressionsFor(required, optionalListed));
       const d = abidiff(referenceFile, lib, { suppressions: supp });
       return d.changed ? driftBlocks(d.report) : [];
     });

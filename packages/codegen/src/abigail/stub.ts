@@ -2,20 +2,52 @@
 //
 // gcc's -aux-info lists every function prototype a translation unit sees, in canonical form. Each one
 // declared under the include folder becomes a definition with unnamed parameters (valid C2x) and a body
-// that never returns, so any return type compiles. Two exported objects pull the state-provider struct
-// and the error enum into the DWARF, where abidw finds them.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+// that never returns, so any return type compiles. One exported object per struct and enum typedef pulls
+// their layouts and values into the DWARF, where abidw finds them. The stub includes every header, so an
+// extension header (the plugin context) is dumped beside the plugin interface.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { runTool } from './tools.js';
 
 /** The header every plugin includes; the stub includes it the same way. */
 export const PLUGIN_HEADER = 'entropic/interfaces/i_mcp_server.h';
 
-/** Objects the stub exports so the struct layout and the enum values land in the ABI dump. */
+/**
+ * Objects the stub exports so struct layouts and enum values land in the ABI dump, under names kept from
+ * the first reference; any other struct or enum typedef gets `entropic_abi_obj_<typedef>`.
+ */
 export const STUB_OBJECTS = [
   { type: 'entropic_state_provider_t', name: 'entropic_abi_state_provider' },
   { type: 'entropic_error_t', name: 'entropic_abi_error_code' },
 ] as const;
+
+/** Every header below the include folder, as `<...>` paths, sorted (the plugin header first). */
+export function headerPaths(includeDir: string): string[] {
+  const inc = resolve(includeDir);
+  const all = readdirSync(inc, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.h'))
+    .map((e) => relative(inc, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+  return [PLUGIN_HEADER, ...all.filter((p) => p !== PLUGIN_HEADER)];
+}
+
+/** The struct and enum typedefs the headers declare (`} name;` closing a `typedef struct {` or enum). */
+export function headerTypedefs(includeDir: string): string[] {
+  const names: string[] = [];
+  for (const path of headerPaths(includeDir)) {
+    const text = readFileSync(join(resolve(includeDir), path), 'utf8');
+    for (const m of text.matchAll(/^\} (\w+);$/gm)) names.push(m[1]!);
+  }
+  return names;
+}
+
+/** The objects the stub defines for these typedefs. */
+export function stubObjects(typedefs: readonly string[]): { type: string; name: string }[] {
+  return typedefs.map((type) => {
+    const known = STUB_OBJECTS.find((o) => o.type === type);
+    return { type, name: known?.name ?? `entropic_abi_obj_${type}` };
+  });
+}
 
 export interface Prototype {
   name: string;
@@ -33,7 +65,12 @@ export function headerPrototypes(includeDir: string, workDir: string): Prototype
   const root = inc + sep;
   const probe = join(workDir, 'probe.c');
   const aux = join(workDir, 'probe.aux');
-  writeFileSync(probe, `#include <${PLUGIN_HEADER}>\n`);
+  writeFileSync(
+    probe,
+    headerPaths(inc)
+      .map((h) => `#include <${h}>\n`)
+      .join(''),
+  );
   const r = runTool('gcc', ['-std=c2x', '-fsyntax-only', `-I${inc}`, '-aux-info', aux, probe]);
   if (r.status !== 0) throw new Error(`the headers in ${includeDir} do not compile:\n${r.stderr.trim()}`);
   const out: Prototype[] = [];
@@ -48,10 +85,14 @@ export function headerPrototypes(includeDir: string, workDir: string): Prototype
 }
 
 /** C source of the stub: one trivial definition per declared function plus the probe objects. */
-export function renderStubSource(prototypes: Prototype[]): string {
-  const lines = [`#include <${PLUGIN_HEADER}>`, ''];
+export function renderStubSource(
+  prototypes: Prototype[],
+  headers: readonly string[],
+  typedefs: readonly string[],
+): string {
+  const lines = [...headers.map((h) => `#include <${h}>`), ''];
   for (const p of prototypes) lines.push(`${p.text} { __builtin_unreachable(); }`);
   lines.push('');
-  for (const o of STUB_OBJECTS) lines.push(`${o.type} ${o.name};`);
+  for (const o of stubObjects(typedefs)) lines.push(`${o.type} ${o.name};`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
 // The binary layer of the gate: libabigail's view of the headers, beside the TypeScript model's.
 import { join } from 'node:path';
+import { onlyGrowth } from '../abigail/diff.js';
 import { compareHeadersWithReference, compareReferenceTexts, REFERENCE_FILE } from '../abigail/reference.js';
+import { lockedSubset } from '../lock/subset.js';
 import type { AbiState } from './state.js';
 import type { Finding } from './types.js';
 
@@ -38,12 +40,21 @@ export function checkBinaryReference(head: AbiState, label: string): Finding[] {
   ];
 }
 
-/** A harmful change between the base's reference and the head's needs an API version bump. */
+/**
+ * A harmful change between the base's reference and the head's needs an API version bump. Added functions
+ * and objects are not harmful, nor members appended to a struct that is growable at the base and the head.
+ */
 export function checkBinaryAgainstBase(base: AbiState, head: AbiState, baseLabel: string): Finding[] {
   if (!base.reference || !head.reference || base.reference === head.reference) return [];
   if (head.model.apiVersion !== base.model.apiVersion) return [];
   const d = compareReferenceTexts(base.reference, head.reference);
   if (!d.changed) return [];
+  const growableIn = (s: AbiState) =>
+    lockedSubset(s.model)
+      .structs.filter((x) => x.growable)
+      .map((x) => x.name);
+  const growable = growableIn(base).filter((name) => growableIn(head).includes(name));
+  if (growable.length > 0 && onlyGrowth(d.report, growable)) return [];
   return [
     {
       rule: 'binary-not-bumped',

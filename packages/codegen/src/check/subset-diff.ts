@@ -25,6 +25,7 @@ export function show(v: Json | undefined): string {
   if (isObj(v)) {
     if (v.kind === 'builtin' && typeof v.spelling === 'string') return v.spelling;
     if (v.kind === 'typedef' && typeof v.name === 'string') return v.name;
+    if (v.kind === 'const-pointer' && typeof v.to === 'string') return `const ${v.to}*`;
     if (v.kind === 'function-pointer' && Array.isArray(v.params)) {
       const ps = v.params.map((p) => (isObj(p) && !isType(p) && 'type' in p ? show(p.type) : show(p)));
       return `${show(v.returns)} (*)(${ps.length ? ps.join(', ') : 'void'})`;
@@ -33,7 +34,7 @@ export function show(v: Json | undefined): string {
   return JSON.stringify(v);
 }
 
-const TYPE_KINDS = ['builtin', 'typedef', 'function-pointer'];
+const TYPE_KINDS = ['builtin', 'typedef', 'const-pointer', 'function-pointer'];
 const isType = (v: unknown) => isObj(v) && typeof v.kind === 'string' && TYPE_KINDS.includes(v.kind);
 
 function where(path: string[]): string {

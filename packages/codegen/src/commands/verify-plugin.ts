@@ -4,25 +4,40 @@ import { parseArgs } from 'node:util';
 import { pluginVerdictOk, verifyPlugin } from '../abigail/plugin.js';
 import { referencePath } from '../abigail/reference.js';
 import { asUsage, EXIT_FAILURE, EXIT_OK, UsageError } from '../command.js';
-import { abiHeadersRoot } from '../paths.js';
+import { parseLock } from '../lock/lock-file.js';
+import { abiHeadersRoot, defaultLockPath } from '../paths.js';
 
 export const summary =
   'Check a built plugin library: the nine entry points exported, signatures as in the contract.';
-export const usage = 'entropic-abi verify-plugin LIB.so [--reference FILE.abi]';
+export const usage = 'entropic-abi verify-plugin LIB.so [--reference FILE.abi] [--lock FILE]';
 
 /** The options and what the command prints, for `--help`. */
 export const help = `  LIB.so              the built plugin library to check
   --reference FILE    the reference ABI dump (default: the one abi-headers ships)
+  --lock FILE         the ABI lock that says which entry points are optional (default: abi-headers' own)
 
 Checks that all nine entry points are exported as functions and that their signatures match the contract
-(libabigail). Exit 0 when they do, 1 when not, 2 on a usage error.`;
+(libabigail); an optional entry point (the plugin context) may be left out, and is checked when it is there.
+Exit 0 when they do, 1 when not, 2 on a usage error.`;
+
+/** The optional entry points of the lock's latest API version. */
+function optionalEntryPoints(lockFile: string): string[] {
+  const lock = parseLock(readFileSync(lockFile, 'utf8'), lockFile);
+  const latest = Object.keys(lock.versions).sort((a, b) => Number(b) - Number(a))[0];
+  const functions = latest === undefined ? [] : (lock.versions[latest]?.locked.functions ?? []);
+  return functions.filter((f) => f.optional === true).map((f) => f.name);
+}
 
 /** Lines of abidiff's account shown per drifted function. */
 const DETAIL_LINES = 16;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = asUsage(() =>
-    parseArgs({ args, options: { reference: { type: 'string' } }, allowPositionals: true }),
+    parseArgs({
+      args,
+      options: { reference: { type: 'string' }, lock: { type: 'string' } },
+      allowPositionals: true,
+    }),
   );
   if (positionals.length !== 1) throw new UsageError('give exactly one plugin library');
   const lib = positionals[0]!;
@@ -33,9 +48,16 @@ export async function run(args: string[]): Promise<number> {
       `the ABI reference ${reference} does not exist (create it: entropic-abi abi-dump --update)`,
     );
   }
-  const v = verifyPlugin(lib, reference, readFileSync(reference, 'utf8'));
+  const lockFile = values.lock ?? defaultLockPath();
+  if (!existsSync(lockFile)) throw new UsageError(`the ABI lock ${lockFile} does not exist`);
+  const v = verifyPlugin(lib, reference, readFileSync(reference, 'utf8'), optionalEntryPoints(lockFile));
   const exported = v.required.length - v.missing.length - v.notFunctions.length;
   const lines = [`${lib}: ${exported} of ${v.required.length} entry points exported as functions`];
+  lines.push(
+    v.optionalExported.length > 0
+      ? `• plugin context: yes (${v.optionalExported.join(', ')})`
+      : '• plugin context: no (a plain API-1 plugin)',
+  );
   if (v.missing.length) lines.push(`✖ missing entry points: ${v.missing.join(', ')}`);
   for (const n of v.notFunctions)
     lines.push(`✖ ${n.name} is exported, but not as a function (nm type ${n.type})`);

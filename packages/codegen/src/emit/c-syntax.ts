@@ -5,6 +5,7 @@ import type { AbiFunction, AbiParam, AbiType } from '../model/types.js';
 export function cType(type: AbiType): string {
   if (type.kind === 'builtin') return type.spelling;
   if (type.kind === 'typedef') return type.name;
+  if (type.kind === 'const-pointer') return `const ${type.to}*`;
   throw new Error('a function-pointer type has no stand-alone spelling; use cDeclarator');
 }
 

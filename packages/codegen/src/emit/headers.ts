@@ -1,5 +1,6 @@
 // Renders the C headers from the ABI model.
-import type { AbiExportMacro, AbiHeader, AbiItem, AbiModel } from '../model/types.js';
+import { hasMacroName } from '../model/queries.js';
+import type { AbiExportMacro, AbiHeader, AbiItem, AbiModel, AbiStruct } from '../model/types.js';
 import { cBanner, definitionSource } from './banner.js';
 import { cDeclarator, cFunctionDeclaration } from './c-syntax.js';
 import { doxygen } from './doxygen.js';
@@ -12,6 +13,17 @@ function exportMacro(item: AbiExportMacro): string[] {
     const directive = i === 0 ? `#if ${condition}` : c.when.length === 0 ? '#else' : `#elif ${condition}`;
     return `${directive}\n#define ${item.name}${c.expands ? ` ${c.expands}` : ''}`;
   });
+}
+
+/** The size check of a growable struct: `p` is not NULL and the filled part covers `member`. */
+function hasMacro(item: AbiStruct): string[] {
+  const name = hasMacroName(item.name);
+  return [
+    '',
+    `/** True when p is not NULL and its size covers member: the host filled it in (see ${item.name}). */`,
+    `#define ${name}(p, member) \\`,
+    `${INDENT}((p) != NULL && (p)->size >= offsetof(${item.name}, member) + sizeof((p)->member))`,
+  ];
 }
 
 function renderItem(item: AbiItem, model: AbiModel): string {
@@ -38,6 +50,7 @@ function renderItem(item: AbiItem, model: AbiModel): string {
           `${INDENT}${cDeclarator(m.type, m.name)};`,
         ]),
         `} ${item.name};`,
+        ...(item.growable ? hasMacro(item) : []),
       ];
       break;
     case 'enum':

@@ -1,5 +1,5 @@
 // Renders native/entropic_abi_tables.h: entry-point names and error codes for our native code.
-import { entryPoints, errorEnum } from '../model/queries.js';
+import { entryPoints, errorEnum, optionalEntryPoints } from '../model/queries.js';
 import type { AbiModel } from '../model/types.js';
 import { cBanner } from './banner.js';
 import { UNKNOWN_ERROR_NAME } from './tables-ts.js';
@@ -7,13 +7,14 @@ import { UNKNOWN_ERROR_NAME } from './tables-ts.js';
 /** Renders `native/entropic_abi_tables.h`, the private table header for our own C and C++ code. */
 export function renderCTables(model: AbiModel): string {
   const symbols = entryPoints(model);
+  const optional = optionalEntryPoints(model);
   const enumerators = errorEnum(model).enumerators;
   return `${cBanner('packages/abi-headers/src/abi')}
 #pragma once
 
 /*
  * Private tables for the loader's own native code (not for plugins): the entry-point names in
- * contract order and the names of the error codes.
+ * contract order, the optional entry points, and the names of the error codes.
  */
 
 /* The plugin API version these tables were generated for. */
@@ -25,6 +26,14 @@ export function renderCTables(model: AbiModel): string {
 /* Entry-point symbol names, in contract order. */
 static const char* const entropic_abi_entry_points[ENTROPIC_ABI_ENTRY_POINT_COUNT] = {
 ${symbols.map((f) => `    "${f.name}"`).join(',\n')}
+};
+
+/* Number of optional entry points (looked up, never required). */
+#define ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT ${optional.length}
+
+/* Optional entry-point symbol names, in declaration order, then NULL. */
+static const char* const entropic_abi_optional_entry_points[ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT + 1] = {
+${[...optional.map((f) => `    "${f.name}"`), '    0'].join(',\n')}
 };
 
 /* Number of entropic_error_t values. */

@@ -63,4 +63,41 @@ describe('diffLocked', () => {
     after.handles[0]!.tag = 'other';
     expect(diffLocked(base(), after).breaking).toHaveLength(2);
   });
+
+  it('a new optional entry point, struct, enum, handle or macro is additive; a new required entry point is not', () => {
+    const after = base();
+    after.functions.push({ name: 'g', optional: true, returns: int, params: [] });
+    after.structs.push({ name: 't_t', members: [{ name: 'x', type: int }] });
+    after.enums.push({ name: 'f_t', enumerators: [{ name: 'Z', value: 0 }] });
+    after.handles.push({ name: 'k_t', tag: 'k' });
+    after.defines.push({ name: 'N', value: 1 });
+    const diff = diffLocked(base(), after);
+    expect(diff.kind).toBe('additive');
+    expect(diff.additive).toContain('function g added: (optional) int g(void)');
+    after.functions.push({ name: 'r', returns: int, params: [] });
+    expect(diffLocked(base(), after).breaking).toEqual(['function r added: int r(void)']);
+  });
+
+  it('members appended to a growable struct are additive; anything else done to it is breaking', () => {
+    const growable = (members: { name: string; type: typeof int }[]): LockedSubset => ({
+      ...base(),
+      structs: [{ name: 'c_t', growable: true, members }],
+    });
+    const a = { name: 'a', type: int };
+    const b = { name: 'b', type: int };
+    expect(diffLocked(growable([a]), growable([a, b]))).toEqual({
+      kind: 'additive',
+      additive: ['growable struct c_t: appended int b'],
+      breaking: [],
+    });
+    expect(diffLocked(growable([a, b]), growable([b, a])).kind).toBe('breaking');
+    expect(diffLocked(growable([a, b]), growable([a])).kind).toBe('breaking');
+    const plain = base();
+    expect(diffLocked(plain, { ...plain, structs: [{ name: 's_t', members: [a, b] }] }).kind).toBe(
+      'breaking',
+    );
+    const flipped = growable([a]);
+    flipped.structs[0] = { name: 'c_t', members: [a, b] };
+    expect(diffLocked(growable([a]), flipped).kind).toBe('breaking');
+  });
 });

@@ -1,12 +1,13 @@
 // The part of the ABI model the lock pins (what binary compatibility depends on).
-import { allItems } from '../model/queries.js';
+import { allItems, hasMacroName } from '../model/queries.js';
 import { VERSION_MACRO } from '../model/read-model.js';
-import type { AbiModel, AbiType } from '../model/types.js';
+import type { AbiItem, AbiModel, AbiType } from '../model/types.js';
 
 /** A type as the lock records it: parameter names dropped (C linkage ignores them). */
 export type LockedType =
   | { kind: 'builtin'; spelling: string }
   | { kind: 'typedef'; name: string }
+  | { kind: 'const-pointer'; to: string }
   | { kind: 'function-pointer'; returns: LockedType; params: LockedType[] };
 
 /**
@@ -22,8 +23,10 @@ export interface LockedSubset {
    */
   headers?: LockedHeader[];
   handles: { name: string; tag: string }[];
-  functions: { name: string; returns: LockedType; params: LockedType[] }[];
-  structs: { name: string; members: { name: string; type: LockedType }[] }[];
+  /** `optional: true` marks an optional entry point (absent on the others). */
+  functions: { name: string; optional?: true; returns: LockedType; params: LockedType[] }[];
+  /** `growable: true` marks a struct that may gain members at its end (absent on the others). */
+  structs: { name: string; growable?: true; members: { name: string; type: LockedType }[] }[];
   enums: { name: string; enumerators: { name: string; value: number }[] }[];
   defines: { name: string; value: number }[];
 }
@@ -42,9 +45,17 @@ export function lockedType(type: AbiType): LockedType {
       params: type.params.map((p) => lockedType(p.type)),
     };
   }
+  if (type.kind === 'const-pointer') return { kind: 'const-pointer', to: type.to };
   return type.kind === 'builtin'
     ? { kind: 'builtin', spelling: type.spelling }
     : { kind: 'typedef', name: type.name };
+}
+
+/** The names a header declares: its items, and the `_HAS` macro of each growable struct. */
+function declaredNames(items: AbiItem[]): string[] {
+  const names = items.map((i) => i.name);
+  for (const i of items) if (i.kind === 'struct' && i.growable) names.push(hasMacroName(i.name));
+  return names.sort();
 }
 
 const byPath = (a: LockedHeader, b: LockedHeader) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -54,7 +65,7 @@ const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1
 export function lockedSubset(model: AbiModel): LockedSubset {
   const subset: LockedSubset = {
     headers: model.headers
-      .map((h) => ({ path: h.path, includes: [...h.includes], declares: h.items.map((i) => i.name).sort() }))
+      .map((h) => ({ path: h.path, includes: [...h.includes], declares: declaredNames(h.items) }))
       .sort(byPath),
     handles: [],
     functions: [],
@@ -67,6 +78,7 @@ export function lockedSubset(model: AbiModel): LockedSubset {
     if (item.kind === 'function') {
       subset.functions.push({
         name: item.name,
+        ...(item.optional ? { optional: true as const } : {}),
         returns: lockedType(item.returns),
         params: item.params.map((p) => lockedType(p.type)),
       });
@@ -74,6 +86,7 @@ export function lockedSubset(model: AbiModel): LockedSubset {
     if (item.kind === 'struct') {
       subset.structs.push({
         name: item.name,
+        ...(item.growable ? { growable: true as const } : {}),
         members: item.members.map((m) => ({ name: m.name, type: lockedType(m.type) })),
       });
     }

@@ -4,6 +4,7 @@ import type { AbiHeader, AbiType } from './types.js';
 
 function typedefsUsed(type: AbiType, out: Set<string>): void {
   if (type.kind === 'typedef') out.add(type.name);
+  if (type.kind === 'const-pointer') out.add(type.to);
   if (type.kind === 'function-pointer') {
     typedefsUsed(type.returns, out);
     for (const p of type.params) typedefsUsed(p.type, out);
@@ -30,6 +31,14 @@ export function checkIncludes(headers: AbiHeader[], dir: string, exportMacro: st
     }
   }
   for (const h of headers) {
+    const growable = h.items.find((i) => i.kind === 'struct' && i.growable);
+    if (growable && !h.includes.includes('stddef.h')) {
+      throw new AbiDefinitionError(
+        `${dir}/${h.source}`,
+        0,
+        `${h.path} declares growable struct ${growable.name}, whose size check needs offsetof: include stddef.h`,
+      );
+    }
     const used = new Set<string>();
     for (const item of h.items) {
       if (item.kind === 'function') {

@@ -10,7 +10,7 @@ import {
 } from 'ts-morph';
 import { errorAt } from './errors.js';
 import { readDoc } from './read-doc.js';
-import { readType } from './read-type.js';
+import { type KnownTypes, readType } from './read-type.js';
 import type { AbiEnum, AbiExportMacro, AbiFunction, AbiHandle, AbiItem, AbiStruct } from './types.js';
 
 /** What one definition file contributes to the model. */
@@ -62,7 +62,7 @@ export function readHandle(alias: TypeAliasDeclaration): AbiHandle {
   throw errorAt(alias, `type alias '${alias.getName()}' must be OpaqueHandle<'struct_tag'>`);
 }
 
-export function readFunction(fn: FunctionDeclaration, typedefs: Set<string>): AbiFunction {
+export function readFunction(fn: FunctionDeclaration, typedefs: KnownTypes): AbiFunction {
   const name = fn.getName();
   if (!name) throw errorAt(fn, 'a function declaration needs a name');
   if (!fn.hasDeclareKeyword()) throw errorAt(fn, `function '${name}' must be 'declare function' (no body)`);
@@ -70,16 +70,18 @@ export function readFunction(fn: FunctionDeclaration, typedefs: Set<string>): Ab
     name: p.getName(),
     type: readType(p.getTypeNode(), p, 'parameter', typedefs),
   }));
+  const doc = readDoc(fn);
   return {
     kind: 'function',
     name,
+    ...(doc.sections.some((s) => s.tag === 'optional') ? { optional: true as const } : {}),
     returns: readType(fn.getReturnTypeNode(), fn, 'return', typedefs),
     params,
-    doc: readDoc(fn),
+    doc,
   };
 }
 
-export function readStruct(decl: InterfaceDeclaration, typedefs: Set<string>): AbiStruct {
+export function readStruct(decl: InterfaceDeclaration, typedefs: KnownTypes): AbiStruct {
   if (decl.getMethods().length > 0 || decl.getExtends().length > 0) {
     throw errorAt(decl, `interface '${decl.getName()}' may only hold property members (use function types)`);
   }
@@ -87,7 +89,17 @@ export function readStruct(decl: InterfaceDeclaration, typedefs: Set<string>): A
     if (p.hasQuestionToken()) throw errorAt(p, `struct member '${p.getName()}' cannot be optional`);
     return { name: p.getName(), type: readType(p.getTypeNode(), p, 'member', typedefs), doc: readDoc(p) };
   });
-  return { kind: 'struct', name: decl.getName(), members, doc: readDoc(decl) };
+  const doc = readDoc(decl);
+  if (!doc.sections.some((s) => s.tag === 'growable'))
+    return { kind: 'struct', name: decl.getName(), members, doc };
+  const [first] = members;
+  if (first?.name !== 'size' || first.type.kind !== 'builtin' || first.type.spelling !== 'size_t') {
+    throw errorAt(
+      decl,
+      `growable struct '${decl.getName()}' must start with 'size: c_size_t' (how a plugin learns which members the host filled)`,
+    );
+  }
+  return { kind: 'struct', name: decl.getName(), growable: true, members, doc };
 }
 
 /** The range of C `int`, which every enumerator must fit so the enum keeps the size of an int. */
@@ -170,7 +182,7 @@ export function readVariable(stmt: VariableStatement, out: FileContents): void {
 }
 
 /** Reads every declaration of one definition file, in order. */
-export function readFile(file: SourceFile, typedefs: Set<string>): FileContents {
+export function readFile(file: SourceFile, typedefs: KnownTypes): FileContents {
   const out: FileContents = { items: [] };
   for (const stmt of file.getStatements()) {
     if (Node.isImportDeclaration(stmt)) continue;

@@ -11,6 +11,8 @@ export const SECTION_TAGS: Readonly<Record<string, string>> = {
   descriptors: 'Tool descriptors',
   visibility: 'Symbol visibility',
   lock: 'ABI lock',
+  growable: 'Growing',
+  optional: 'Optional entry point',
 };
 
 const EMPTY: AbiDoc = { summary: '', body: [], params: [], sections: [] };

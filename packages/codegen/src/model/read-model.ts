@@ -7,6 +7,7 @@ import { checkIncludes } from './check-includes.js';
 import { AbiDefinitionError, errorAt } from './errors.js';
 import { type FileContents, readFile } from './read-declarations.js';
 import { readDoc } from './read-doc.js';
+import type { KnownTypes } from './read-type.js';
 import type { AbiHeader, AbiModel } from './types.js';
 import { C_VOCABULARY, VOCABULARY_FILE } from './vocabulary.js';
 
@@ -14,7 +15,6 @@ import { C_VOCABULARY, VOCABULARY_FILE } from './vocabulary.js';
 export const VERSION_MACRO = 'ENTROPIC_MCP_PLUGIN_API_VERSION';
 
 function checkVocabulary(file: SourceFile): void {
-  const declared = new Set<string>();
   for (const alias of file.getTypeAliases()) {
     const node = alias.getTypeNodeOrThrow();
     if (!Node.isTypeReference(node) || node.getTypeName().getText() !== 'CType') continue;
@@ -26,20 +26,20 @@ function checkVocabulary(file: SourceFile): void {
         `C type alias '${alias.getName()}' (${spelling}) is not in the reader's vocabulary`,
       );
     }
-    declared.add(alias.getName());
   }
-  for (const name of Object.keys(C_VOCABULARY)) {
-    if (!declared.has(name)) throw errorAt(file, `the vocabulary type '${name}' is not declared here`);
-  }
+  // The reader's vocabulary may know more than these definitions declare: definitions written before a
+  // type joined the vocabulary (a base or a release the gate compares with) still read.
 }
 
-function collectTypedefs(files: SourceFile[]): Set<string> {
-  const names = new Set<string>();
+function collectTypes(files: SourceFile[]): KnownTypes {
+  const typedefs = new Set<string>();
+  const structs = new Set<string>();
   for (const file of files) {
-    for (const alias of file.getTypeAliases()) names.add(alias.getName());
-    for (const e of file.getEnums()) names.add(e.getName());
+    for (const alias of file.getTypeAliases()) typedefs.add(alias.getName());
+    for (const e of file.getEnums()) typedefs.add(e.getName());
+    for (const i of file.getInterfaces()) structs.add(i.getName());
   }
-  return names;
+  return { typedefs, structs };
 }
 
 function toHeader(file: SourceFile, source: string, contents: FileContents): AbiHeader {
@@ -68,7 +68,7 @@ export function readAbiModel(options: { definitionsDir?: string } = {}): AbiMode
     .sort();
   const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
   const files = names.map((n) => project.addSourceFileAtPath(join(dir, n)));
-  const typedefs = collectTypedefs(files.filter((f) => f.getBaseName() !== VOCABULARY_FILE));
+  const typedefs = collectTypes(files.filter((f) => f.getBaseName() !== VOCABULARY_FILE));
   const headers: AbiHeader[] = [];
   let directiveTypes: string[] | undefined;
   for (const file of files) {

@@ -18,9 +18,10 @@ export interface AbiDoc {
 export type AbiType =
   | { kind: 'builtin'; spelling: BuiltinSpelling }
   | { kind: 'typedef'; name: string }
+  | { kind: 'const-pointer'; to: string }
   | { kind: 'function-pointer'; returns: AbiType; params: AbiParam[] };
 
-export type BuiltinSpelling = 'int' | 'void' | 'char*' | 'const char*' | 'void*';
+export type BuiltinSpelling = 'int' | 'void' | 'char*' | 'const char*' | 'void*' | 'double' | 'size_t';
 
 export interface AbiParam {
   name: string;
@@ -38,6 +39,8 @@ export interface AbiHandle {
 export interface AbiFunction {
   kind: 'function';
   name: string;
+  /** An optional entry point (`@optional`): the loader looks it up, a plugin may leave it out. */
+  optional?: true;
   returns: AbiType;
   params: AbiParam[];
   doc: AbiDoc;
@@ -46,6 +49,11 @@ export interface AbiFunction {
 export interface AbiStruct {
   kind: 'struct';
   name: string;
+  /**
+   * A struct that may grow (`@growable`): its first member is `size_t size`, members are only appended,
+   * and its header defines `<NAME>_HAS(p, member)` (see `hasMacroName`).
+   */
+  growable?: true;
   members: { name: string; type: AbiType; doc: AbiDoc }[];
   doc: AbiDoc;
 }

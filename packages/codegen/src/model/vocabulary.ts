@@ -12,7 +12,12 @@ export const C_VOCABULARY: Readonly<Record<string, BuiltinSpelling>> = {
   c_char_ptr: 'char*',
   c_const_char_ptr: 'const char*',
   c_void_ptr: 'void*',
+  c_double: 'double',
+  c_size_t: 'size_t',
 };
+
+/** The generic alias for `const T*` (T a struct the definitions declare). */
+export const CONST_POINTER = 'ConstPointer';
 
 /** The file of the definitions folder that declares the vocabulary. */
 export const VOCABULARY_FILE = 'ctypes.ts';

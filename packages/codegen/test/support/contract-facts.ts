@@ -99,6 +99,9 @@ export const CONTRACT_HEADERS = [
   'entropic/types/error.h',
 ] as const;
 
+/** Headers of our own additive extensions of API 1 (the plugin context), beside the contract's. */
+export const EXTENSION_HEADERS = ['entropic/interfaces/i_mcp_context.h'] as const;
+
 export const CONTRACT_DIRECTIVES = [
   'stop_processing',
   'tier_change',

@@ -70,6 +70,24 @@ ${BODIES.replace('const char* tool, const char* args) {\n  (void)s; (void)tool; 
 void entropic_free(void* p) { free(p); }
 `;
 
+/** GOOD_C with the plugin context's optional entry point, defined against the context header. */
+export const CONTEXT_C = `#include <entropic/interfaces/i_mcp_context.h>
+${GOOD_C}
+char* entropic_mcp_server_execute_with_context(entropic_mcp_server_t s, const char* tool, const char* args,
+                                               const entropic_call_context_t* context) {
+  (void)context;
+  return entropic_mcp_server_execute(s, tool, args);
+}
+`;
+
+/** GOOD_C with an optional entry point of its own making: the context is a plain void*, one parameter short. */
+export const CONTEXT_DRIFT_C = `${GOOD_C}
+char* entropic_mcp_server_execute_with_context(entropic_mcp_server_t s, const char* tool, void* context) {
+  (void)context;
+  return entropic_mcp_server_execute(s, tool, "{}");
+}
+`;
+
 /** Compiles `source` into `dir/name.so` against the include folder; throws with gcc's output on failure. */
 export function buildPlugin(
   dir: string,
