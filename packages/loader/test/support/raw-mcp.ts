@@ -70,9 +70,9 @@ export function openSse(
   endpoint: string,
   method: 'GET' | 'POST',
   session: string,
-  options: { body?: unknown; lastEventId?: string } = {},
+  options: { body?: unknown; lastEventId?: string; headers?: Record<string, string> } = {},
 ): Promise<SseReader> {
-  const extra: Record<string, string> = {};
+  const extra: Record<string, string> = { ...options.headers };
   if (options.lastEventId !== undefined) extra['last-event-id'] = options.lastEventId;
   if (method === 'GET') extra.accept = 'text/event-stream';
   return new Promise((resolve, reject) => {
@@ -105,7 +105,8 @@ export function openSse(
   });
 }
 
-function parseEvent(text: string): SseEvent | undefined {
+/** One SSE event block (the text between two blank lines): its id and data; undefined for a comment. */
+export function parseEvent(text: string): SseEvent | undefined {
   let id: string | undefined;
   const data: string[] = [];
   for (const line of text.split('\n')) {
@@ -116,14 +117,20 @@ function parseEvent(text: string): SseEvent | undefined {
   return id === undefined ? { data: data.join('\n') } : { id, data: data.join('\n') };
 }
 
+/** The initialize request of a raw legacy session. */
+const INITIALIZE = {
+  protocolVersion: LEGACY_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'raw', version: '1' },
+};
+
 /** A legacy session opened through `endpoint` (initialize, then initialized); returns its id. */
-export async function openLegacySession(endpoint: string): Promise<string> {
-  const init = await rawRequest(endpoint, 'POST', {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-  });
+export async function openLegacySession(
+  endpoint: string,
+  extra: Record<string, string> = {},
+): Promise<string> {
+  const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE };
+  const init = await rawRequest(endpoint, 'POST', body, undefined, extra);
   const session = init.headers['mcp-session-id'];
   if (init.status !== 200 || typeof session !== 'string')
     throw new Error(`initialize failed: ${init.status} ${init.body}`);
@@ -132,6 +139,7 @@ export async function openLegacySession(endpoint: string): Promise<string> {
     'POST',
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     session,
+    extra,
   );
   if (ack.status !== 202) throw new Error(`notifications/initialized failed: ${ack.status} ${ack.body}`);
   return session;

@@ -25,16 +25,35 @@ export interface ScaleCluster {
   node(served: string | null | undefined): HttpServer;
   /** SIGKILL node `i` and wait until it is gone. */
   kill(i: number): Promise<void>;
+  /** Start node `i` again (after `kill`) on its old port, with the same arguments. */
+  restart(i: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startScaleCluster(count: number): Promise<ScaleCluster> {
+export interface ScaleClusterOptions {
+  /** More `serve` arguments for every node (an auth token file, another tools module, …). */
+  readonly args?: readonly string[];
+}
+
+export async function startScaleCluster(
+  count: number,
+  options: ScaleClusterOptions = {},
+): Promise<ScaleCluster> {
   const dir = tempDir('scale');
   const config = join(dir, 'entropic.yaml');
   // Separate processes share the key that seals multi-round-trip requestState through the config.
   writeFileSync(config, `mcp:\n  request_state_key: ${randomBytes(24).toString('hex')}\n`);
   const redis = await startRedis();
   const nodes: HttpServer[] = [];
+  const args = [
+    '--config',
+    config,
+    '--redis',
+    redis.url,
+    '--tools-module',
+    SCALE_TOOLS,
+    ...(options.args ?? []),
+  ];
   let proxy: HaproxyProcess | undefined;
   const stop = async (): Promise<void> => {
     await proxy?.stop();
@@ -43,7 +62,6 @@ export async function startScaleCluster(count: number): Promise<ScaleCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const args = ['--config', config, '--redis', redis.url, '--tools-module', SCALE_TOOLS];
     if (ECHO_PLUGIN !== undefined) args.push('--plugin', ECHO_PLUGIN);
     nodes.push(...(await Promise.all(Array.from({ length: count }, () => startHttp(args)))));
     proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
@@ -65,10 +83,16 @@ export async function startScaleCluster(count: number): Promise<ScaleCluster> {
     },
     async kill(i) {
       const victim = nodes[i] as HttpServer;
-      if (victim.child.exitCode !== null) return;
+      if (victim.child.exitCode !== null || victim.child.signalCode !== null) return;
       const gone = new Promise((r) => victim.child.once('exit', r));
       victim.child.kill('SIGKILL');
       await gone;
+    },
+    async restart(i) {
+      const old = nodes[i] as HttpServer;
+      if (old.child.exitCode === null && old.child.signalCode === null)
+        throw new Error(`node${i} is still running`);
+      nodes[i] = await startHttp(args, undefined, new URL(old.url).host);
     },
     stop,
   };

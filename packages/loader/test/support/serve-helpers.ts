@@ -112,9 +112,13 @@ export interface HttpServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts `entropic-mcp serve ARGS --http 127.0.0.1:0` and waits for the URL it prints. */
-export function startHttp(args: readonly string[], cwd = LOADER_ROOT): Promise<HttpServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--http', '127.0.0.1:0'], {
+/** Starts `entropic-mcp serve ARGS --http LISTEN` (a free port by default) and waits for the URL it prints. */
+export function startHttp(
+  args: readonly string[],
+  cwd = LOADER_ROOT,
+  listen = '127.0.0.1:0',
+): Promise<HttpServer> {
+  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--http', listen], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 /**
  * A real redis-server for tests: its own free port and temporary directory, no persistence, always
  * stopped (and its directory removed) by `stop`. It can be stopped and started again on the same port
- * to test what happens while Redis is away.
+ * to test what happens while Redis is away, or paused (SIGSTOP) to test a Redis that stalls.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,6 +17,10 @@ export interface RedisProcess {
   kill(hard?: boolean): Promise<void>;
   /** Start it again on the same port (after `kill`). */
   restart(): Promise<void>;
+  /** SIGSTOP: sockets stay open and nothing answers (a stall or a partition, not a closed connection). */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
   /** Stop for good and remove the temporary directory. */
   stop(): Promise<void>;
 }
@@ -38,6 +42,7 @@ export async function startRedis(): Promise<RedisProcess> {
     child = undefined;
     if (running === undefined || running.exitCode !== null) return;
     const gone = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGCONT'); // a paused server must run to die of SIGTERM
     running.kill(hard ? 'SIGKILL' : 'SIGTERM');
     await gone;
   };
@@ -47,6 +52,8 @@ export async function startRedis(): Promise<RedisProcess> {
     url: `redis://127.0.0.1:${port}`,
     kill,
     restart: launch,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async stop() {
       await kill(true);
       rmSync(dir, { recursive: true, force: true });
