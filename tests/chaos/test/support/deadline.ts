@@ -1,0 +1,62 @@
+/**
+ * How one request of the load ends, within its deadline: a value, an error (described in a form that
+ * groups alike errors), or nothing (hung; the request is then aborted so the client lets go of it).
+ */
+
+export type Settled<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'error'; readonly note: string; readonly code?: number }
+  | { readonly kind: 'hung' };
+
+/**
+ * Run `work` until it settles or `deadlineMs` passes. `broken`, polled meanwhile, may name a reason
+ * the client already knows the request failed although the SDK has not settled it (its answer's
+ * stream broke with nothing to resume from): that ends the request as an error.
+ */
+export async function withDeadline<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  deadlineMs: number,
+  broken?: () => string | undefined,
+): Promise<Settled<T>> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let poll: NodeJS.Timeout | undefined;
+  const expired = new Promise<Settled<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'hung' }), deadlineMs);
+    if (broken !== undefined)
+      poll = setInterval(() => {
+        const reason = broken();
+        if (reason !== undefined) resolve({ kind: 'error', note: reason });
+      }, 50);
+  });
+  const done = work(abort.signal).then(
+    (value): Settled<T> => ({ kind: 'value', value }),
+    (error: unknown): Settled<T> => {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      const note = describeError(error);
+      return typeof code === 'number' ? { kind: 'error', note, code } : { kind: 'error', note };
+    },
+  );
+  const settled = await Promise.race([done, expired]);
+  clearTimeout(timer);
+  clearInterval(poll);
+  if (settled.kind !== 'value') abort.abort(new Error('chaos: request given up'));
+  return settled;
+}
+
+/** An error as a short line: its message (and the network cause), with ids and payloads blanked. */
+export function describeError(error: unknown): string {
+  const e = error as { message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+  let text = typeof e?.message === 'string' && e.message !== '' ? e.message : String(error);
+  const cause = e?.cause;
+  if (cause !== undefined && cause !== null) text += ` (${String(cause.code ?? cause.message ?? cause)})`;
+  return text
+    .replace(/p[0-9a-z]+-\d+-\d+/g, '<payload>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/:\d{4,5}\b/g, ':<port>')
+    .replace(/\b\d{6,}\b/g, '<n>')
+    .replace(/\s+/g, ' ')
+    .slice(0, 160);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,173 @@
+/**
+ * A lane that checks a legacy session's GET stream: it raises numbered connection-wide messages of its
+ * own session (`chaos.notify`, run by whichever process HAProxy picks) and reads them from the stream
+ * its official client keeps open (and resumes with `Last-Event-ID`). Afterwards each number is judged
+ * against what the client received and what Redis stored: delivered once and in order, delivered twice,
+ * out of order, lost (stored, so acknowledged, but never delivered) or dropped (never stored).
+ */
+
+import type { Redis } from 'ioredis';
+import { type ChaosClient, connectClient, type Sdk } from './clients.js';
+import { sleep, withDeadline } from './deadline.js';
+import type { LoadEnv } from './lanes.js';
+import type { Ledger } from './ledger.js';
+import type { Tap } from './tap.js';
+
+let made = 0;
+
+export class EventLane {
+  readonly name: string;
+  readonly taps: Tap[] = [];
+  /** Sessions this lane used (a new one after a 404). */
+  readonly sessions = new Set<string>();
+  /** The numbers received, in arrival order. */
+  readonly received: number[] = [];
+  /** Numbers whose raising call was made. */
+  raised = 0;
+  lastCorrectAt = 0;
+  readonly #tag = `ev${Date.now().toString(36)}${made++}`;
+  /** Numbers found in Redis's logs (snapshots taken before Redis lost them, and at the end). */
+  readonly #stored = new Set<number>();
+  #client: ChaosClient | undefined;
+  #stopped = false;
+  #loop: Promise<void> | undefined;
+
+  constructor(
+    readonly sdk: Sdk,
+    readonly env: LoadEnv,
+  ) {
+    this.name = `${sdk} legacy GET events`;
+  }
+
+  start(): void {
+    this.#loop = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#loop;
+  }
+
+  /** Close the client (after the final judgement read Redis). */
+  async close(): Promise<void> {
+    await this.#client?.close().catch(() => {});
+    this.#client = undefined;
+  }
+
+  async #run(): Promise<void> {
+    const { ledger, deadlineMs } = this.env;
+    while (!this.#stopped) {
+      this.#client ??= await this.#connect();
+      const client = this.#client;
+      if (client === undefined) {
+        await sleep(500);
+        continue;
+      }
+      const n = this.raised++;
+      const key = `${this.#tag}-${n}`;
+      const settled = await withDeadline(
+        (signal) => client.call('chaos.notify', { tag: this.#tag, n }, { signal }),
+        deadlineMs,
+      );
+      if (settled.kind === 'value' && /^\d+$/.test(settled.value.content?.[0]?.text ?? '')) {
+        ledger.record(this.name, key, 'correct');
+        this.lastCorrectAt = Date.now();
+      } else if (settled.kind === 'hung')
+        ledger.record(this.name, key, 'hung', 'no answer within the deadline');
+      else if (settled.kind === 'error') {
+        ledger.record(this.name, key, 'clearError', settled.note);
+        if (/\b404\b|Session not found|Not connected/i.test(settled.note)) {
+          await client.close().catch(() => {});
+          this.#client = undefined;
+        }
+      } else ledger.record(this.name, key, 'wrong', 'notify answered without a process id');
+      // Give the event time to arrive before raising the next, so that order is meaningful.
+      for (let waited = 0; waited < 2000 && !this.received.includes(n); waited += 20) await sleep(20);
+      await sleep(this.env.paceMs);
+    }
+  }
+
+  async #connect(): Promise<ChaosClient | undefined> {
+    const { endpoint, token, ledger, deadlineMs } = this.env;
+    const onLog = (data: unknown): void => {
+      const d = data as { tag?: unknown; n?: unknown };
+      if (d?.tag === this.#tag && typeof d.n === 'number') this.received.push(d.n);
+    };
+    const settled = await withDeadline(
+      (signal) => connectClient(this.sdk, 'legacy', { endpoint, token, signal, onLog }),
+      deadlineMs,
+    );
+    const key = `${this.#tag}-connect-${this.taps.length}`;
+    if (settled.kind !== 'value') {
+      ledger.record(this.name, key, settled.kind === 'hung' ? 'hung' : 'clearError', 'connect failed');
+      return undefined;
+    }
+    ledger.record(this.name, key, 'correct');
+    const client = settled.value;
+    this.taps.push(client.tap);
+    if (client.sessionId !== undefined) this.sessions.add(client.sessionId);
+    // The client opens its GET stream after `initialized`; raise nothing before it is there.
+    for (let waited = 0; waited < deadlineMs && client.tap.getStreams.length === 0; waited += 20)
+      await sleep(20);
+    return client;
+  }
+
+  /** Note what Redis holds of this lane's events now (call before Redis loses them, and at the end). */
+  async snapshot(redis: Redis): Promise<void> {
+    for (const n of await storedNumbers(redis, this.sessions, this.#tag)) this.#stored.add(n);
+  }
+
+  /**
+   * Book every raised number in the ledger's event counts. Order is judged per stored stream (event
+   * ids `<stream>.<seq>` must arrive with rising seq); a number that arrived after a higher one (it was
+   * over 2 s late, so the next was raised before it came) is only noted.
+   */
+  judge(ledger: Ledger): void {
+    const counts = new Map<number, number>();
+    let highest = -1;
+    let late = 0;
+    for (const n of this.received) {
+      counts.set(n, (counts.get(n) ?? 0) + 1);
+      if (n < highest) late++;
+      highest = Math.max(highest, n);
+    }
+    for (let n = 0; n < this.raised; n++) {
+      const c = counts.get(n) ?? 0;
+      if (c > 1) ledger.events.duplicated++;
+      else if (c === 1) ledger.events.delivered++;
+      else if (this.#stored.has(n)) ledger.events.lost++;
+      else ledger.events.dropped++;
+    }
+    const lastSeq = new Map<string, number>();
+    for (const { eventId, message } of this.taps.flatMap((tap) => tap.seen)) {
+      const data = (message.params as { data?: { tag?: unknown } } | undefined)?.data;
+      if (eventId === undefined || data?.tag !== this.#tag) continue;
+      const dot = eventId.lastIndexOf('.');
+      const [stream, seq] = [eventId.slice(0, dot), Number(eventId.slice(dot + 1))];
+      if (seq < (lastSeq.get(stream) ?? -1)) ledger.events.outOfOrder++;
+      lastSeq.set(stream, Math.max(seq, lastSeq.get(stream) ?? -1));
+    }
+    if (late > 0) ledger.fact(`${this.name}: ${late} numbers arrived after a higher one (over 2 s late)`);
+  }
+}
+
+/** The numbers of `tag` stored in the event logs of `sessions` (every stream of each session). */
+export async function storedNumbers(
+  redis: Redis,
+  sessions: Iterable<string>,
+  tag: string,
+): Promise<number[]> {
+  const found: number[] = [];
+  for (const session of sessions) {
+    for (const stream of await redis.smembers(`emcp:evs:${session}`)) {
+      for (const [, fields] of await redis.xrange(`emcp:ev:${stream}`, '-', '+')) {
+        const at = fields.findIndex((f, i) => i % 2 === 0 && f === 'd');
+        const text = at < 0 ? '' : (fields[at + 1] ?? '');
+        if (!text.includes(tag)) continue;
+        const data = (JSON.parse(text) as { params?: { data?: { tag?: string; n?: number } } }).params?.data;
+        if (data?.tag === tag && typeof data.n === 'number') found.push(data.n);
+      }
+    }
+  }
+  return found;
+}

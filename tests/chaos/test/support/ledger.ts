@@ -1,0 +1,131 @@
+/**
+ * The chaos suite's books: every request a scenario makes ends in exactly one of five outcomes, kept
+ * per lane (a kind of client and request); numbered stream events are kept beside them. The README
+ * defines each outcome for each request kind.
+ */
+
+export type Outcome = 'correct' | 'clearError' | 'hung' | 'duplicated' | 'wrong';
+export const OUTCOMES: readonly Outcome[] = ['correct', 'clearError', 'hung', 'duplicated', 'wrong'];
+
+/** One request: its lane, a key that names it (its unique payload), its outcome and why. */
+export interface Entry {
+  readonly lane: string;
+  readonly key: string;
+  outcome: Outcome;
+  note: string;
+}
+
+/** Numbered events of the GET streams: delivered once and in order, lost (stored, never delivered), … */
+export interface EventCounts {
+  delivered: number;
+  duplicated: number;
+  outOfOrder: number;
+  /** Acknowledged by Redis (stored in the stream's log) and never delivered. */
+  lost: number;
+  /** Raised, never stored and never delivered (connection-wide messages are at most once). */
+  dropped: number;
+}
+
+export type LaneCounts = Record<Outcome, number> & { requests: number };
+
+export class Ledger {
+  readonly entries: Entry[] = [];
+  readonly events: EventCounts = { delivered: 0, duplicated: 0, outOfOrder: 0, lost: 0, dropped: 0 };
+  /** What the scenario did (faults injected, resumptions seen, …), printed beside the counts. */
+  readonly facts: string[] = [];
+  /** Failures that are not a request's (a lane that never answered again after the fault, …). */
+  readonly problems: string[] = [];
+
+  constructor(readonly scenario: string) {}
+
+  record(lane: string, key: string, outcome: Outcome, note = ''): Entry {
+    const entry: Entry = { lane, key, outcome, note };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  /** Re-book a request as worse than first thought (a second answer or a second run seen later). */
+  downgrade(entry: Entry, outcome: 'duplicated' | 'wrong', note: string): void {
+    if (entry.outcome === 'wrong') return;
+    entry.outcome = outcome;
+    entry.note = note;
+  }
+
+  fact(text: string): void {
+    this.facts.push(text);
+  }
+
+  problem(text: string): void {
+    this.problems.push(text);
+  }
+
+  lanes(): string[] {
+    return [...new Set(this.entries.map((e) => e.lane))];
+  }
+
+  counts(lane?: string): LaneCounts {
+    const counts = { requests: 0, correct: 0, clearError: 0, hung: 0, duplicated: 0, wrong: 0 };
+    for (const e of this.entries) {
+      if (lane !== undefined && e.lane !== lane) continue;
+      counts.requests++;
+      counts[e.outcome]++;
+    }
+    return counts;
+  }
+
+  /** The requests that did not end correctly, grouped by lane, outcome and note, most frequent first. */
+  notes(limit = 12): string[] {
+    const groups = new Map<string, number>();
+    for (const e of this.entries) {
+      if (e.outcome === 'correct') continue;
+      const key = `${e.lane} ${e.outcome}: ${e.note}`;
+      groups.set(key, (groups.get(key) ?? 0) + 1);
+    }
+    return [...groups]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([key, n]) => `${n} × ${key}`);
+  }
+
+  /** What a scenario must end with: nothing hung, duplicated, wrong or lost. */
+  failures(): string[] {
+    const total = this.counts();
+    const failures: string[] = [...this.problems];
+    for (const outcome of ['hung', 'duplicated', 'wrong'] as const)
+      if (total[outcome] > 0) failures.push(`${total[outcome]} ${outcome}`);
+    if (this.events.duplicated > 0) failures.push(`${this.events.duplicated} events delivered twice`);
+    if (this.events.outOfOrder > 0) failures.push(`${this.events.outOfOrder} events out of order`);
+    if (this.events.lost > 0) failures.push(`${this.events.lost} events Redis acknowledged were lost`);
+    return failures;
+  }
+}
+
+const HEAD = '| lane | requests | correct | clear error | hung | duplicated | wrong |';
+const RULE = '| --- | ---: | ---: | ---: | ---: | ---: | ---: |';
+
+function row(name: string, c: LaneCounts): string {
+  return `| ${name} | ${c.requests} | ${c.correct} | ${c.clearError} | ${c.hung} | ${c.duplicated} | ${c.wrong} |`;
+}
+
+/** The scenario as Markdown: per-lane counts, the events, what was done, and the errors seen. */
+export function renderLedger(ledger: Ledger, seconds: number): string {
+  const e = ledger.events;
+  const lines = [
+    `### ${ledger.scenario}`,
+    '',
+    HEAD,
+    RULE,
+    ...ledger.lanes().map((lane) => row(lane, ledger.counts(lane))),
+    row('**all**', ledger.counts()),
+    '',
+    `GET stream events: ${e.delivered} delivered once and in order, ${e.duplicated} duplicated, ` +
+      `${e.outOfOrder} out of order, ${e.lost} lost after Redis acknowledged them, ` +
+      `${e.dropped} dropped before being stored (allowed: at most once). ${seconds.toFixed(1)} s.`,
+  ];
+  if (ledger.facts.length > 0) lines.push('', ...ledger.facts.map((f) => `- ${f}`));
+  if (ledger.problems.length > 0) lines.push('', ...ledger.problems.map((p) => `- **failed**: ${p}`));
+  const notes = ledger.notes();
+  if (notes.length > 0)
+    lines.push('', 'Requests that did not end correctly:', '', ...notes.map((n) => `- ${n}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,144 @@
+/**
+ * A `fetch` for the official clients that adds the bearer token and reads a copy of every answer off
+ * the wire: each JSON-RPC response by request id (so an answer delivered twice is seen even though the
+ * SDK drops the second), and each SSE event with its id (what a GET stream delivered, and in what order).
+ */
+
+import { parseEvent } from '../../../../packages/loader/test/support/raw-mcp.js';
+
+/** One JSON-RPC message read off a response, with the SSE event id it came with. */
+export interface Tapped {
+  /** The HTTP method of the request whose answer carried it. */
+  readonly method: string;
+  readonly eventId: string | undefined;
+  readonly message: Record<string, unknown>;
+}
+
+export class Tap {
+  /** Final JSON-RPC responses (not `input_required` rounds) seen, by the request's `payload` argument. */
+  readonly answers = new Map<string, number>();
+  /** The `payload` argument of each request sent, by request id. */
+  readonly #payloadOf = new Map<string, string>();
+  /** Payloads whose answer's stream ended without their answer and with no event id to resume from. */
+  readonly #broken = new Map<string, string>();
+  /** Every message seen, in arrival order. */
+  readonly seen: Tapped[] = [];
+  /** Requests that carried `Last-Event-ID` (resumptions). */
+  resumptions = 0;
+  /** The last requests sent that carried a sealed `requestState` (a 2026-07-28 retry): headers and body. */
+  readonly retries: { readonly headers: Record<string, string>; readonly body: string }[] = [];
+  /** The process (HAProxy's `X-Served-By`) of each GET answered with an SSE stream, in order. */
+  readonly getStreams: string[] = [];
+  readonly fetch: typeof fetch;
+
+  constructor(token: string | undefined) {
+    this.fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      if (headers.has('last-event-id')) this.resumptions++;
+      const method = init?.method ?? 'GET';
+      const sent = typeof init?.body === 'string' ? this.#sent(init.body) : [];
+      if (typeof init?.body === 'string' && init.body.includes('"requestState"')) {
+        this.retries.push({ headers: Object.fromEntries(headers), body: init.body });
+        if (this.retries.length > 20) this.retries.shift();
+      }
+      const res = await fetch(input, { ...init, headers });
+      const type = res.headers.get('content-type') ?? '';
+      if (res.body === null) return res;
+      if (type.includes('text/event-stream')) {
+        if (method === 'GET' && res.status === 200)
+          this.getStreams.push(res.headers.get('x-served-by') ?? '');
+        const [mine, theirs] = res.body.tee();
+        void this.#readSse(method, mine, sent);
+        return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+      }
+      if (type.includes('application/json'))
+        void res
+          .clone()
+          .text()
+          .then((text) => this.#note(method, undefined, text))
+          .catch(() => {});
+      return res;
+    };
+  }
+
+  /** How many final answers to the request(s) carrying `payload` were seen. */
+  answered(payload: string): number {
+    return this.answers.get(payload) ?? 0;
+  }
+
+  /**
+   * Why the client already knows the request carrying `payload` failed although its SDK has not
+   * settled it: its answer's stream ended with no answer and no event id, so nothing can resume it.
+   */
+  broken(payload: string): string | undefined {
+    return this.#broken.get(payload);
+  }
+
+  /** Note the payload of each request in a POST body; returns the requests' ids and payloads. */
+  #sent(body: string): [string, string][] {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return [];
+    }
+    const sent: [string, string][] = [];
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      const payload = (m as { params?: { arguments?: { payload?: unknown } } })?.params?.arguments?.payload;
+      const id = (m as { id?: unknown })?.id;
+      if (typeof payload !== 'string' || id === undefined) continue;
+      this.#payloadOf.set(String(id), payload);
+      sent.push([String(id), payload]);
+    }
+    return sent;
+  }
+
+  async #readSse(method: string, body: ReadableStream<Uint8Array>, sent: [string, string][]): Promise<void> {
+    const decoder = new TextDecoder();
+    const answered = new Set<string>();
+    let resumable = false;
+    let buffer = '';
+    try {
+      for await (const chunk of body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const event = parseEvent(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          if (event?.id !== undefined) resumable = true;
+          if (event === undefined || event.data === '') continue;
+          const id = this.#note(method, event.id, event.data);
+          if (id !== undefined) answered.add(id);
+        }
+      }
+    } catch {
+      // The connection broke: what arrived before is counted, the rest is the client's to resume.
+    }
+    if (resumable) return;
+    for (const [id, payload] of sent)
+      if (!answered.has(id))
+        this.#broken.set(payload, "the answer's stream ended without it and with no event id to resume from");
+  }
+
+  /** Note the message(s) of one answer; returns the id of the last response among them. */
+  #note(method: string, eventId: string | undefined, text: string): string | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    let responded: string | undefined;
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (typeof message !== 'object' || message === null) continue;
+      const m = message as Record<string, unknown>;
+      this.seen.push({ method, eventId, message: m });
+      if (m.method !== undefined || m.id === undefined) continue;
+      responded = String(m.id);
+      const payload = this.#payloadOf.get(String(m.id));
+      const round = (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
+      if (payload !== undefined && !round) this.answers.set(payload, (this.answers.get(payload) ?? 0) + 1);
+    }
+    return responded;
+  }
+}

@@ -1,0 +1,14 @@
+// Vitest settings of the chaos suite: its two clusters (node faults, Redis faults) run side by side.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
+    globalSetup: ['test/support/results.ts'],
+    fileParallelism: true,
+    maxWorkers: 2,
+    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+  },
+});
