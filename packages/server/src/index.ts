@@ -17,9 +17,20 @@ export {
   type WireError,
 } from './core/errors.js';
 export type {
+  MethodDefinition,
+  MethodHandler,
+  NotificationContext,
+  NotificationDefinition,
+  NotificationHandler,
+  RequestContext,
+  RequestHook,
+  RequestOutcome,
+} from './core/extensions/types.js';
+export type {
   Awaitable,
   Completer,
   CompletionContext,
+  Era,
   HandlerContext,
   PeerRequestOptions,
   PromptDefinition,

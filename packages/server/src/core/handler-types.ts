@@ -91,6 +91,12 @@ export interface HandlerContext {
    * every request of that caller: scope what belongs to one caller by it. Undefined without auth.
    */
   readonly principal: string | undefined;
+  /**
+   * The settings the client declared for extension `id` (an object, `{}` when it declared none), or
+   * undefined when it did not declare it: read from this request's `_meta` client capabilities first
+   * (every 2026-07-28 request; a 2025 client may opt in per request), then from its initialize.
+   */
+  clientExtension(id: string): Record<string, unknown> | undefined;
   /** Report progress; a no-op when the request carried no progressToken or progress did not increase. */
   progress(done: number, total?: number, message?: string): void;
   /** A request header, case-insensitively (HTTP); undefined on stdio and in memory. */

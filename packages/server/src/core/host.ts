@@ -5,7 +5,8 @@
  */
 
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
-import type { HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { ExtensionRegistry } from './extensions/registry.js';
+import type { Era, HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { StateSealer } from './modern/sealer.js';
 import type { ResolvedOptions } from './options.js';
 import type { ClientContext } from './protocol.js';
@@ -30,7 +31,10 @@ export interface ServerCore {
   readonly bus: SubscriptionBus;
   /** Seals and opens the `requestState` of multi-round-trip requests. */
   readonly sealer: StateSealer;
-  capabilities(): Record<string, unknown>;
+  /** What the server declares: the initialize result's capabilities, or server/discover's. */
+  capabilities(era: Era): Record<string, unknown>;
+  /** Declared extensions, custom notifications, request hooks. */
+  readonly extensions: ExtensionRegistry;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;
   completionsEnabled(): boolean;

@@ -21,6 +21,8 @@ export interface CapabilityOptions {
   resources?: boolean;
   prompts?: boolean;
   experimental?: Record<string, object>;
+  /** Extensions to declare under `capabilities.extensions`, by id (as `server.declareExtension` does). */
+  extensions?: Record<string, Record<string, unknown>>;
 }
 
 export interface ServerOptions {
@@ -67,6 +69,7 @@ export interface ResolvedOptions {
   completions: boolean | undefined;
   advertise: { tools: boolean; resources: boolean; prompts: boolean };
   experimental: Record<string, object> | undefined;
+  extensions: Record<string, Record<string, unknown>>;
   subscriptionBus: SubscriptionBus | undefined;
   cache: ResolvedCache;
   requestState: RequestStateOptions;
@@ -103,6 +106,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
       prompts: caps.prompts ?? false,
     },
     experimental: caps.experimental,
+    extensions: caps.extensions ?? {},
     subscriptionBus: options.subscriptionBus,
     cache: resolveCache(options.cache),
     requestState: { ...options.requestState },

@@ -5,6 +5,9 @@
 
 import type { MessageContext } from '../transport/types.js';
 import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
+import { clientExtension } from './extensions/client.js';
+import { runAfter, runBefore } from './extensions/hooks.js';
+import type { RequestOutcome } from './extensions/types.js';
 import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
 import { isThenable, Later, type LaterListener } from './later.js';
@@ -73,9 +76,36 @@ export class RequestState implements MethodContext, Served, LaterListener {
     return this.context?.principal;
   }
 
-  /** Run the method now (called directly or by the scheduler when a slot frees). */
+  clientExtension(id: string): Record<string, unknown> | undefined {
+    return clientExtension(this.client, this.params, id);
+  }
+
+  /** Run the method now (called directly or by the scheduler when a slot frees), after the hooks. */
   start(): void {
     this.started = true;
+    const hooks = this.session.server.extensions.hooks;
+    if (hooks.length > 0) {
+      let waiting: PromiseLike<void> | undefined;
+      try {
+        waiting = runBefore(hooks, this);
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+      if (waiting !== undefined) {
+        waiting.then(
+          () => {
+            if (!this.finished) this.runMethod();
+          },
+          (error) => this.fail(error),
+        );
+        return;
+      }
+    }
+    this.runMethod();
+  }
+
+  private runMethod(): void {
     let out: unknown;
     try {
       out = this.run(this);
@@ -101,17 +131,22 @@ export class RequestState implements MethodContext, Served, LaterListener {
   }
 
   succeed(result: unknown): void {
-    if (this.finish()) this.session.reply(this, { jsonrpc: '2.0', id: this.requestId, result });
+    if (!this.finish()) return;
+    this.session.reply(this, { jsonrpc: '2.0', id: this.requestId, result });
+    this.ended({ kind: 'result', result });
   }
 
   fail(error: unknown): void {
-    if (this.finish()) {
-      this.session.reply(this, {
-        jsonrpc: '2.0',
-        id: this.requestId,
-        error: toWireError(error, this.method),
-      });
-    }
+    if (!this.finish()) return;
+    const wire = toWireError(error, this.method);
+    this.session.reply(this, { jsonrpc: '2.0', id: this.requestId, error: wire });
+    this.ended({ kind: 'error', error: wire });
+  }
+
+  /** Tell the `after` hooks how this request ended. */
+  private ended(outcome: RequestOutcome): void {
+    const hooks = this.session.server.extensions.hooks;
+    if (hooks.length > 0) runAfter(hooks, this, outcome);
   }
 
   /** The handler ran too long: abort it and answer -32001. */
@@ -127,13 +162,16 @@ export class RequestState implements MethodContext, Served, LaterListener {
   /** The client cancelled: abort, free the slot, and send nothing. */
   cancel(reason: unknown): void {
     this.abort(reason);
-    if (this.finish()) this.batch?.skip();
+    if (!this.finish()) return;
+    this.batch?.skip();
+    this.ended({ kind: 'abandoned', reason });
   }
 
   /** The connection closed: abort and send nothing. */
   drop(): void {
-    this.abort(new LocalError('CLOSED', 'The connection closed'));
-    this.finish();
+    const reason = new LocalError('CLOSED', 'The connection closed');
+    this.abort(reason);
+    if (this.finish()) this.ended({ kind: 'abandoned', reason });
   }
 
   private abort(reason: unknown): void {

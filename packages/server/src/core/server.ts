@@ -6,7 +6,17 @@
 
 import type { Transport } from '../transport/types.js';
 import { LocalError } from './errors.js';
+import { addMethodTo, addNotificationTo } from './extensions/methods.js';
+import { ExtensionRegistry } from './extensions/registry.js';
 import type {
+  MethodDefinition,
+  MethodHandler,
+  NotificationDefinition,
+  NotificationHandler,
+  RequestHook,
+} from './extensions/types.js';
+import type {
+  Era,
   PromptDefinition,
   PromptHandler,
   Registration,
@@ -66,6 +76,8 @@ export class McpServer implements ServerHost {
   /** @internal the 2026-07-28 method table. */
   readonly modernMethods: Map<string, MethodSpec> = modernMethods();
   readonly sealer: StateSealer;
+  /** @internal declared extensions, custom notifications and request hooks. */
+  readonly extensions = new ExtensionRegistry();
   private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
@@ -81,6 +93,8 @@ export class McpServer implements ServerHost {
     this.ownBus = this.options.subscriptionBus === undefined;
     this.bus = this.options.subscriptionBus ?? new InMemorySubscriptionBus();
     this.sealer = new StateSealer(this.options.requestState);
+    for (const [id, settings] of Object.entries(this.options.extensions))
+      this.extensions.declare(id, settings);
     this.scheduler = new Scheduler(
       this.options.maxConcurrency,
       this.options.maxQueued,
@@ -126,6 +140,37 @@ export class McpServer implements ServerHost {
     return addPromptTo(this, definition, handler);
   }
 
+  // Extensions
+
+  /**
+   * Declare extension `id` (e.g. `com.example/search`) with its settings: it is listed under
+   * `capabilities.extensions` in initialize and server/discover. Returns the call that withdraws it.
+   */
+  declareExtension(id: string, settings?: Record<string, unknown>): () => void {
+    return this.extensions.declare(id, settings);
+  }
+
+  /** Serve a custom request method; its params are checked against `definition.params` first. */
+  addMethod<const Params extends ToolSchema | undefined = undefined>(
+    definition: MethodDefinition<Params>,
+    handler: MethodHandler<Params>,
+  ): Registration<MethodDefinition<Params>, MethodHandler<Params>> {
+    return addMethodTo(this, definition, handler);
+  }
+
+  /** Handle a custom notification from clients. */
+  addNotification<const Params extends ToolSchema | undefined = undefined>(
+    definition: NotificationDefinition<Params>,
+    handler: NotificationHandler<Params>,
+  ): Registration<NotificationDefinition<Params>, NotificationHandler<Params>> {
+    return addNotificationTo(this, definition, handler);
+  }
+
+  /** Run `hook` around every request (before the method, and once it ended); returns its remover. */
+  addHook(hook: RequestHook): () => void {
+    return this.extensions.addHook(hook);
+  }
+
   // Connections
 
   /** Bind one transport to this server and start it. */
@@ -147,10 +192,15 @@ export class McpServer implements ServerHost {
     this.live.delete(session);
   }
 
-  /** The capabilities of the initialize result, from the options and what is registered now. */
-  capabilities(): Record<string, unknown> {
+  /**
+   * What the server declares, from the options and what is registered now: the initialize result's
+   * capabilities (`legacy`) or server/discover's (`modern`).
+   */
+  capabilities(_era: Era = 'legacy'): Record<string, unknown> {
     const o = this.options;
     const caps: Record<string, unknown> = {};
+    const extensions = this.extensions.capability();
+    if (extensions !== undefined) caps.extensions = extensions;
     const listChanged = o.listChanged ? { listChanged: true } : {};
     if (o.experimental) caps.experimental = o.experimental;
     if (o.logging) caps.logging = {};

@@ -9,11 +9,13 @@ import { BatchCollector } from './batch.js';
 import { checkBatch } from './batch-rules.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
 import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
+import { deliverNotification } from './extensions/notify.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ConnectionCore, ServerHost } from './host.js';
 import { IdTable } from './id-table.js';
 import { checkJsonLimits } from './json-limits.js';
 import { levelRank, redact } from './logging.js';
+import { isEnveloped } from './modern/envelope.js';
 import { ModernRequest } from './modern/request.js';
 import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
 import { PeerRequests } from './peer-requests.js';
@@ -146,6 +148,7 @@ export class SessionImpl implements Session, ConnectionCore {
         this.handleNotification(
           message.method as string,
           message.params as Record<string, unknown> | undefined,
+          context,
         );
         return;
       case Kind.Response:
@@ -255,7 +258,11 @@ export class SessionImpl implements Session, ConnectionCore {
     return client;
   }
 
-  private handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+  private handleNotification(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    context: MessageContext | undefined,
+  ): void {
     if (method === 'notifications/cancelled') {
       const req = params === undefined ? undefined : this.inflight.get(params.requestId as RequestId);
       if (req !== undefined && req.method !== 'initialize') req.cancel(params?.reason);
@@ -263,6 +270,12 @@ export class SessionImpl implements Session, ConnectionCore {
     }
     if (method === 'notifications/initialized') {
       this.initializedNotified = true;
+      return;
+    }
+    const custom = this.server.extensions.notifications.get(method);
+    if (custom !== undefined) {
+      const era = this.modern || (this.client === undefined && isEnveloped(params)) ? 'modern' : 'legacy';
+      deliverNotification(custom, method, params, era, this, context, (error) => this.onerror?.(error));
       return;
     }
     this.onnotification?.(method, params);

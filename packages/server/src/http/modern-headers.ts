@@ -1,7 +1,7 @@
 /**
  * Header checks of 2026-07-28 requests over Streamable HTTP: `MCP-Protocol-Version` equal to the
  * `_meta` version, `Mcp-Method` on every request, `Mcp-Name` on tools/call, resources/read and
- * prompts/get, and the `Mcp-Param-*` headers a tool declares with `x-mcp-header`. Values in the
+ * prompts/get (and on custom methods that name a field for it), and the `Mcp-Param-*` headers a tool declares with `x-mcp-header`. Values in the
  * `=?base64?…?=` form are decoded first. Every failure is -32020 (HTTP 400). No I/O here.
  */
 
@@ -83,12 +83,14 @@ function sameValue(header: string, body: unknown): boolean {
 
 /**
  * Check a modern request's headers against its body. `toolParams` gives the `x-mcp-header`
- * parameters of a tool by name (undefined for an unknown tool, which the core then refuses).
+ * parameters of a tool by name (undefined for an unknown tool, which the core then refuses);
+ * `nameParam` the params field a custom method mirrors in `Mcp-Name`, if any.
  */
 export function checkModernHeaders(
   view: RequestView,
   message: { method: string; params?: Record<string, unknown> },
   toolParams: (name: string) => readonly HeaderParam[] | undefined,
+  nameParam: (method: string) => string | undefined = () => undefined,
 ): HttpRefusal | undefined {
   const bodyVersion = envelopeVersion(message.params);
   const headerVersion = view.header('mcp-protocol-version')?.trim();
@@ -103,7 +105,7 @@ export function checkModernHeaders(
   if (method !== message.method) {
     return mismatch(`Mcp-Method header value '${method}' does not match body value '${message.method}'`);
   }
-  const field = NAMED[message.method];
+  const field = NAMED[message.method] ?? nameParam(message.method);
   if (field === undefined) return undefined;
   const rawName = view.header('mcp-name');
   if (rawName === undefined) return mismatch(`the Mcp-Name header is required on ${message.method}`);

@@ -11,10 +11,17 @@ import { checkModernHeaders, type HeaderParam, headerParams } from './modern-hea
 import { sendJsonError } from './reply.js';
 import type { RequestView } from './view.js';
 
-/** What the modern path needs of a server: connect, and (for `x-mcp-header`) its tools. */
+/**
+ * What the modern path needs of a server: connect, its tools (for `x-mcp-header`), and its
+ * extensions (the `Mcp-Name` field of custom methods, the custom notifications it handles).
+ */
 export interface ModernServer {
   connect(transport: ModernExchange): Promise<unknown>;
   readonly tools?: { get(name: string): { readonly wire?: Record<string, unknown> } | undefined };
+  readonly extensions?: {
+    nameParam(method: string): string | undefined;
+    readonly notifications: { has(method: string): boolean };
+  };
 }
 
 export interface ModernPostOptions {
@@ -55,6 +62,9 @@ export async function postModern(
   const m = message as JsonRpcMessage;
   const kind = classify(m);
   if (kind === Kind.Notification) {
+    if (server.extensions?.notifications.has(m.method as string) === true) {
+      return deliverNotification(server, res, m, { headers: req.headers, auth }, options);
+    }
     res.writeHead(202, { 'content-length': '0' }).end();
     return;
   }
@@ -80,6 +90,7 @@ export async function postModern(
       }
       return params;
     },
+    (method) => server.extensions?.nameParam(method),
   );
   if (refusal !== undefined)
     return sendJsonError(res, refusal.status, refusal.code, refusal.message, undefined, m.id);
@@ -97,4 +108,23 @@ export async function postModern(
     protocolVersion: view.header('mcp-protocol-version')?.trim(),
   };
   exchange.deliver(m, context);
+}
+
+/** A notification a custom handler takes: handed to the core on a connection of its own, then 202. */
+async function deliverNotification(
+  server: ModernServer,
+  res: ServerResponse,
+  message: JsonRpcMessage,
+  context: MessageContext,
+  options: ModernPostOptions,
+): Promise<void> {
+  const exchange = new ModernExchange(res, options);
+  try {
+    await server.connect(exchange);
+    exchange.onmessage?.(message, context);
+  } catch (error) {
+    options.report(error);
+  }
+  res.writeHead(202, { 'content-length': '0' }).end();
+  await exchange.close();
 }

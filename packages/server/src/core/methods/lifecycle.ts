@@ -22,7 +22,7 @@ export function initialize(req: MethodContext): unknown {
   const server = session.server;
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: server.capabilities(),
+    capabilities: server.capabilities('legacy'),
     serverInfo: server.wireInfo,
   };
   if (server.info.instructions !== undefined) result.instructions = server.info.instructions;

@@ -26,7 +26,7 @@ export function discover(req: MethodContext): unknown {
   const server = req.session.server;
   const result: Record<string, unknown> = {
     supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-    capabilities: server.capabilities(),
+    capabilities: server.capabilities('modern'),
   };
   if (server.info.instructions !== undefined) result.instructions = server.info.instructions;
   return result;

@@ -1,0 +1,90 @@
+/**
+ * What a server was extended with: the extensions it declares (the one source of
+ * `capabilities.extensions` in initialize and server/discover), custom notifications, the hooks
+ * around requests, the `Mcp-Name` field of custom methods, and extra `subscriptions/listen` filters.
+ * Custom request methods themselves live in the server's method tables beside the built-in ones.
+ */
+
+import { LocalError } from '../errors.js';
+import type { Era } from '../handler-types.js';
+import type { MethodContext } from '../host.js';
+import type { NotificationContext, RequestHook } from './types.js';
+
+/** A notification handler as the session calls it: params without `_meta`, already checked. */
+export interface NotificationEntry {
+  readonly eras: readonly Era[];
+  /** May return a promise; a refusal (bad params) or a throw is reported, never answered. */
+  run(params: Record<string, unknown> | undefined, ctx: NotificationContext): unknown;
+}
+
+/**
+ * A `subscriptions/listen` filter field an extension adds (2026-07-28): it checks the value the
+ * client asked for (throw an McpError to refuse), says what is granted, and starts delivering.
+ */
+export interface ListenFilter {
+  /** The granted value (shown in the acknowledgement), or undefined to grant nothing. */
+  grant(value: unknown, req: MethodContext): unknown;
+  /** Start sending notifications for the granted value on this listen request; returns the stop. */
+  start(granted: unknown, req: MethodContext, meta: Record<string, unknown>): () => void;
+}
+
+/** Extension ids: a reverse-DNS-like prefix, a slash, and a name (as `_meta` keys are named). */
+const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export class ExtensionRegistry {
+  readonly #declared = new Map<string, Record<string, unknown>>();
+  readonly notifications = new Map<string, NotificationEntry>();
+  readonly nameParams = new Map<string, string>();
+  readonly listenFilters = new Map<string, ListenFilter>();
+  /** The hooks, in the order added; a new array on every change, so a running loop is never disturbed. */
+  hooks: readonly RequestHook[] = [];
+
+  /** Declare extension `id` with its settings; returns the call that withdraws the declaration. */
+  declare(id: string, settings: Record<string, unknown> = {}): () => void {
+    if (typeof id !== 'string' || !EXTENSION_ID.test(id)) {
+      throw new LocalError(
+        'INVALID_ARGUMENT',
+        `extension id must look like "vendor.example/name" (a prefix, a slash, a name), got ${JSON.stringify(id)}`,
+      );
+    }
+    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+      throw new LocalError('INVALID_ARGUMENT', `the settings of extension "${id}" must be an object`);
+    }
+    if (this.#declared.has(id)) {
+      throw new LocalError('DUPLICATE_EXTENSION', `extension "${id}" is already declared`);
+    }
+    this.#declared.set(id, settings);
+    return () => {
+      if (this.#declared.get(id) === settings) this.#declared.delete(id);
+    };
+  }
+
+  has(id: string): boolean {
+    return this.#declared.has(id);
+  }
+
+  /** `capabilities.extensions`, or undefined when nothing is declared. */
+  capability(): Record<string, unknown> | undefined {
+    if (this.#declared.size === 0) return undefined;
+    return Object.fromEntries(this.#declared);
+  }
+
+  addHook(hook: RequestHook): () => void {
+    if (
+      typeof hook !== 'object' ||
+      hook === null ||
+      (hook.before === undefined && hook.after === undefined)
+    ) {
+      throw new LocalError('INVALID_ARGUMENT', 'a request hook needs a before or an after function');
+    }
+    this.hooks = [...this.hooks, hook];
+    return () => {
+      this.hooks = this.hooks.filter((h) => h !== hook);
+    };
+  }
+
+  /** The `Mcp-Name` field of a custom method, if it declared one. */
+  nameParam(method: string): string | undefined {
+    return this.nameParams.get(method);
+  }
+}
