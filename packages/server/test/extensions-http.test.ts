@@ -10,10 +10,15 @@ describe('custom methods and notifications over modern HTTP', () => {
   it('check Mcp-Name against the field a method names, and deliver custom notifications to the core', async () => {
     const pings: number[] = [];
     const srv = await start({}, (server) => {
-      server.addMethod({ method: 'acme/lookup', nameParam: 'key', scheduled: false }, (p) => ({ value: `v:${p.key}` }));
-      server.addNotification({ method: 'acme/ping', params: { type: 'object', properties: { n: { type: 'number' } } } }, (p) => {
-        pings.push(p.n as number);
-      });
+      server.addMethod({ method: 'acme/lookup', nameParam: 'key', scheduled: false }, (p) => ({
+        value: `v:${p.key}`,
+      }));
+      server.addNotification(
+        { method: 'acme/ping', params: { type: 'object', properties: { n: { type: 'number' } } } },
+        (p) => {
+          pings.push(p.n as number);
+        },
+      );
     });
     const body = { jsonrpc: '2.0', id: 1, method: 'acme/lookup', params: { key: 'k1', _meta: envelope() } };
     const ok = await postModern(srv.url, body, { ...modernHeaders(body), 'mcp-name': 'k1' });
@@ -25,7 +30,11 @@ describe('custom methods and notifications over modern HTTP', () => {
     expect(missing.message?.error).toMatchObject({ code: -32020 });
 
     const note = { jsonrpc: '2.0', method: 'acme/ping', params: { n: 3, _meta: envelope() } };
-    const res = await fetch(srv.url, { method: 'POST', headers: modernHeaders(note), body: JSON.stringify(note) });
+    const res = await fetch(srv.url, {
+      method: 'POST',
+      headers: modernHeaders(note),
+      body: JSON.stringify(note),
+    });
     expect(res.status).toBe(202);
     await sleep(20);
     expect(pings).toEqual([3]);

@@ -63,7 +63,13 @@ export async function postModern(
   const kind = classify(m);
   if (kind === Kind.Notification) {
     if (server.extensions?.notifications.has(m.method as string) === true) {
-      return deliverNotification(server, res, m, { headers: req.headers, auth }, options);
+      return deliverNotification(
+        server,
+        res,
+        m,
+        { headers: req.headers, auth: caller.auth, principal: caller.principal },
+        options,
+      );
     }
     res.writeHead(202, { 'content-length': '0' }).end();
     return;
