@@ -1,6 +1,7 @@
 /**
  * The server's SessionRegistry on Redis: one hash per session (negotiated version, initialize params,
- * log level) that expires when the session is idle for its time to live, and is deleted on DELETE.
+ * log level, the principal it is bound to) that expires when the session is idle for its time to
+ * live, and is deleted on DELETE.
  */
 
 import type { SessionRecord, SessionRegistry } from '@entropic-mcp/server/http';
@@ -23,6 +24,7 @@ export class RedisSessionRegistry implements SessionRegistry {
       init: JSON.stringify(record.initialize),
     };
     if (record.logLevel !== undefined) fields.level = record.logLevel;
+    if (record.principal !== undefined) fields.p = record.principal;
     await check(await this.#redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec());
   }
 
@@ -31,8 +33,12 @@ export class RedisSessionRegistry implements SessionRegistry {
     const fields = await this.#redis.hgetall(this.#keys.session(sessionId));
     if (fields.v === undefined || fields.init === undefined) return undefined;
     const initialize = JSON.parse(fields.init) as Record<string, unknown>;
-    const record = { protocolVersion: fields.v, initialize };
-    return fields.level === undefined ? record : { ...record, logLevel: fields.level };
+    return {
+      protocolVersion: fields.v,
+      initialize,
+      ...(fields.level === undefined ? {} : { logLevel: fields.level }),
+      ...(fields.p === undefined ? {} : { principal: fields.p }),
+    };
   }
 
   async setLogLevel(sessionId: string, level: string): Promise<void> {

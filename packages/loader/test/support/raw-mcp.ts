@@ -128,8 +128,9 @@ const INITIALIZE = {
 export async function openLegacySession(
   endpoint: string,
   extra: Record<string, string> = {},
+  capabilities: Record<string, unknown> = {},
 ): Promise<string> {
-  const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE };
+  const body = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { ...INITIALIZE, capabilities } };
   const init = await rawRequest(endpoint, 'POST', body, undefined, extra);
   const session = init.headers['mcp-session-id'];
   if (init.status !== 200 || typeof session !== 'string')

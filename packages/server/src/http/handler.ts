@@ -5,14 +5,13 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { principalOf } from '../auth/principal.js';
 import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { BATCH_REFUSALS, checkBatch } from '../core/batch-rules.js';
-import { answerableById, classify as classifyMessage, Kind as MessageKind } from '../core/envelope.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
 import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
+import { ANONYMOUS, type Caller, callerOf } from './caller.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
@@ -21,10 +20,10 @@ import {
   checkHostAndOrigin,
   checkPostHeaders,
   checkProtocolVersion,
-  header,
   type Refusal,
 } from './guards.js';
 import { HeadHold } from './head-hold.js';
+import { type Kind, messageKind } from './message-kind.js';
 import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError } from './reply.js';
@@ -53,8 +52,6 @@ export interface McpHttpHandler {
   close(): Promise<void>;
 }
 
-type Kind = 'request' | 'notification' | 'response';
-
 export function createMcpHttpHandler(
   server: ConnectableServer,
   options?: McpHttpHandlerOptions,
@@ -66,10 +63,11 @@ export function createMcpHttpHandler(
       : new SharedSessions({
           state: opts.sharedSessions,
           ttlMs: opts.sessionIdleTimeoutMs || 24 * 3_600_000,
-          open: (sessionId) => connectedHere(newTransport(sessionId)),
+          open: (sessionId, principal) => connectedHere(newTransport(sessionId), principal),
+          ownerOf: (transport): string | undefined => sessions.ownerOf(transport),
           report: (error) => report(error),
         });
-  const sessions = new SessionTable(
+  const sessions: SessionTable = new SessionTable(
     opts.sessionIdleTimeoutMs,
     shared === undefined ? undefined : (transport) => void transport.close(false),
   );
@@ -103,8 +101,11 @@ export function createMcpHttpHandler(
           }),
     });
   /** A restored session: in the table and connected, or undefined when the server refused it. */
-  async function connectedHere(fresh: HttpServerTransport): Promise<HttpServerTransport | undefined> {
-    sessions.add(fresh);
+  async function connectedHere(
+    fresh: HttpServerTransport,
+    principal: string | undefined,
+  ): Promise<HttpServerTransport | undefined> {
+    sessions.add(fresh, principal);
     try {
       await server.connect(fresh);
       return fresh;
@@ -135,13 +136,13 @@ export function createMcpHttpHandler(
       const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
       if (typeof version === 'object') return refuse(res, version);
       if (Array.isArray(message)) return postBatch(req, res, message, caller, version);
-      const kind = classify(message);
+      const kind = messageKind(message);
       if (kind === undefined) {
         return sendJsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message');
       }
       const msg = message as JsonRpcMessage;
       if (opts.auth !== undefined && lacksScope(req, res, msg, auth)) return;
-      const found = sessionFor(req, res, msg, kind);
+      const found = sessionFor(req, res, msg, kind, caller.principal);
       const transport = found instanceof Promise ? await found : found;
       if (transport === undefined) return;
       if (shared !== undefined && transport.sessionId !== undefined) {
@@ -175,7 +176,9 @@ export function createMcpHttpHandler(
     version: string | undefined,
   ): Promise<void> {
     const auth = caller.auth;
-    const transport = opts.stateless ? undefined : await existing(res, req.headers['mcp-session-id']);
+    const transport = opts.stateless
+      ? undefined
+      : await existing(res, req.headers['mcp-session-id'], caller.principal);
     if (!opts.stateless && transport === undefined) return;
     const verdict = checkBatch(transport?.protocolVersion, messages);
     if (verdict.refusal !== undefined || transport === undefined) {
@@ -210,6 +213,7 @@ export function createMcpHttpHandler(
     res: ServerResponse,
     msg: JsonRpcMessage,
     kind: Kind,
+    principal: string | undefined,
   ): HttpServerTransport | undefined | Promise<HttpServerTransport | undefined> {
     if (opts.stateless) return connected(res, newTransport(undefined));
     const sessionId = req.headers['mcp-session-id'];
@@ -223,34 +227,45 @@ export function createMcpHttpHandler(
         return undefined;
       }
       const transport = newTransport(crypto.randomUUID());
-      sessions.add(transport);
+      sessions.add(transport, principal);
       if (shared !== undefined) shared.attach(transport);
       return connected(res, transport);
     }
-    return existing(res, sessionId);
+    return existing(res, sessionId, principal);
   }
 
+  /**
+   * The session a request names, when its caller may use it. A session bound to another principal
+   * is answered exactly as an unknown one (404), so that its existence is not disclosed.
+   */
   function existing(
     res: ServerResponse,
     sessionId: string | string[] | undefined,
+    principal: string | undefined,
   ): HttpServerTransport | undefined | Promise<HttpServerTransport | undefined> {
     if (typeof sessionId !== 'string') {
       sendJsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const transport = sessions.get(sessionId);
+    const transport = sessions.owned(sessionId, principal);
     if (transport !== undefined) return transport;
-    if (shared !== undefined) return restored(res, sessionId);
+    if (shared !== undefined && sessions.get(sessionId) === undefined)
+      return restored(res, sessionId, principal);
     sendJsonError(res, 404, -32001, 'Session not found');
     return undefined;
   }
 
-  /** A session another process opened, taken from the shared registry. */
-  async function restored(res: ServerResponse, sessionId: string): Promise<HttpServerTransport | undefined> {
+  /** A session another process opened, taken from the shared registry (for its own principal only). */
+  async function restored(
+    res: ServerResponse,
+    sessionId: string,
+    principal: string | undefined,
+  ): Promise<HttpServerTransport | undefined> {
     try {
-      const transport = await shared?.restore(sessionId);
-      if (transport === undefined) sendJsonError(res, 404, -32001, 'Session not found');
-      return transport;
+      const transport = await shared?.restore(sessionId, principal);
+      if (transport !== undefined && sessions.ownerOf(transport) === principal) return transport;
+      sendJsonError(res, 404, -32001, 'Session not found');
+      return undefined;
     } catch (error) {
       if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
       else fail(res, error);
@@ -273,20 +288,28 @@ export function createMcpHttpHandler(
     }
   }
 
-  async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function get(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: string | undefined,
+  ): Promise<void> {
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendJsonError(res, 406, -32000, 'Not Acceptable: the Accept header must list text/event-stream');
     }
     const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
     if (typeof version === 'object') return refuse(res, version);
-    const transport = await existing(res, req.headers['mcp-session-id']);
+    const transport = await existing(res, req.headers['mcp-session-id'], principal);
     if (transport !== undefined) await transport.openStream(req, res);
   }
 
-  async function remove(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function remove(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: string | undefined,
+  ): Promise<void> {
     const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
     if (typeof version === 'object') return refuse(res, version);
-    const transport = await existing(res, req.headers['mcp-session-id']);
+    const transport = await existing(res, req.headers['mcp-session-id'], principal);
     if (transport === undefined) return;
     try {
       await shared?.end(transport);
@@ -314,10 +337,10 @@ export function createMcpHttpHandler(
     try {
       const auth = opts.auth === undefined ? undefined : await runAuth(req, res, opts.auth, opts.path);
       if (auth === REFUSED) return;
-      const caller: Caller = { auth, principal: principalOf(auth, header(req, 'authorization')) };
+      const caller = callerOf(req, auth);
       if (method === 'POST') return await post(req, res, caller); // catches its own errors
-      if (method === 'GET') return await get(req, res);
-      return await remove(req, res);
+      if (method === 'GET') return await get(req, res, caller.principal);
+      return await remove(req, res, caller.principal);
     } catch (error) {
       fail(res, error);
     }
@@ -365,31 +388,6 @@ export function createMcpHttpHandler(
 
 const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;
 
-/** Who sent a request: what the auth hook returned and the principal key computed from it. */
-interface Caller {
-  readonly auth: unknown;
-  readonly principal: string | undefined;
-}
-
-const ANONYMOUS: Caller = { auth: undefined, principal: undefined };
-
 function refuse(res: ServerResponse, refusal: Refusal): void {
   sendJsonError(res, refusal.status, refusal.code, refusal.message);
-}
-
-/** The kind of a message, by the core's one JSON-RPC classifier (undefined when not one of them). */
-function classify(message: unknown): Kind | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  switch (classifyMessage(message as Record<string, unknown>)) {
-    case MessageKind.Request:
-      return 'request';
-    case MessageKind.Notification:
-      return 'notification';
-    case MessageKind.Response:
-      return 'response';
-    default: {
-      // A request the core refuses by its id (bad params) is still answered on its own stream.
-      return answerableById(message as Record<string, unknown>) ? 'request' : undefined;
-    }
-  }
 }

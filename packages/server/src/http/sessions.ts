@@ -1,9 +1,11 @@
-/** The sessions of one handler, with idle expiry. */
+/** The sessions of one handler, each bound to the principal that opened it, with idle expiry. */
 
 import type { HttpServerTransport } from './transport.js';
 
 export class SessionTable {
   readonly #byId = new Map<string, HttpServerTransport>();
+  /** The principal each session is bound to (undefined: opened without authentication). */
+  readonly #owners = new WeakMap<HttpServerTransport, string | undefined>();
   readonly #idleMs: number;
   #sweep: NodeJS.Timeout | undefined;
 
@@ -23,8 +25,20 @@ export class SessionTable {
     return this.#byId.get(id);
   }
 
-  add(transport: HttpServerTransport): void {
+  /** The session of `id` when `principal` may use it: the one that opened it, and nobody else. */
+  owned(id: string, principal: string | undefined): HttpServerTransport | undefined {
+    const transport = this.#byId.get(id);
+    return transport !== undefined && this.#owners.get(transport) === principal ? transport : undefined;
+  }
+
+  /** The principal `transport` is bound to. */
+  ownerOf(transport: HttpServerTransport): string | undefined {
+    return this.#owners.get(transport);
+  }
+
+  add(transport: HttpServerTransport, principal: string | undefined): void {
     if (transport.sessionId === undefined) return;
+    this.#owners.set(transport, principal);
     this.#byId.set(transport.sessionId, transport);
     if (this.#sweep === undefined && this.#idleMs > 0) {
       this.#sweep = setInterval(() => this.#expire(), Math.max(50, Math.min(this.#idleMs / 2, 60_000)));

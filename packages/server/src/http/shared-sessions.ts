@@ -18,8 +18,13 @@ export interface SharedSessionsConfig {
   readonly state: SharedSessionState;
   /** How long the registry keeps a session nobody uses (the handler's idle timeout). */
   readonly ttlMs: number;
-  /** A new transport for `sessionId`, connected to the server and in the handler's table. */
-  readonly open: (sessionId: string) => Promise<HttpServerTransport | undefined>;
+  /** A new transport for `sessionId`, bound to `principal`, connected and in the handler's table. */
+  readonly open: (
+    sessionId: string,
+    principal: string | undefined,
+  ) => Promise<HttpServerTransport | undefined>;
+  /** The principal a session of this process is bound to (saved with its record). */
+  readonly ownerOf: (transport: HttpServerTransport) => string | undefined;
   readonly report: (error: unknown) => void;
 }
 
@@ -59,7 +64,12 @@ export class SharedSessions {
     const initialize = this.#initParams.get(transport);
     if (sessionId === undefined || initialize === undefined || transport.protocolVersion === undefined)
       return undefined;
-    const record: SessionRecord = { protocolVersion: transport.protocolVersion, initialize };
+    const principal = this.#config.ownerOf(transport);
+    const record: SessionRecord = {
+      protocolVersion: transport.protocolVersion,
+      initialize,
+      ...(principal === undefined ? {} : { principal }),
+    };
     return Promise.resolve()
       .then(() => this.#config.state.registry.save(sessionId, record, this.#config.ttlMs))
       .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
@@ -129,12 +139,16 @@ export class SharedSessions {
     }
   }
 
-  /** A session this process does not hold: restore it from the registry (undefined: no such session). */
-  restore(sessionId: string): Promise<HttpServerTransport | undefined> {
-    let pending = this.#restoring.get(sessionId);
+  /**
+   * A session this process does not hold: restore it from the registry for `principal` (undefined:
+   * no such session, or one bound to another principal, of which no copy is made here).
+   */
+  restore(sessionId: string, principal: string | undefined): Promise<HttpServerTransport | undefined> {
+    const key = `${principal ?? ''}\n${sessionId}`;
+    let pending = this.#restoring.get(key);
     if (pending === undefined) {
-      pending = this.#restore(sessionId).finally(() => this.#restoring.delete(sessionId));
-      this.#restoring.set(sessionId, pending);
+      pending = this.#restore(sessionId, principal).finally(() => this.#restoring.delete(key));
+      this.#restoring.set(key, pending);
     }
     return pending;
   }
@@ -151,15 +165,15 @@ export class SharedSessions {
     }
   }
 
-  async #restore(sessionId: string): Promise<HttpServerTransport | undefined> {
+  async #restore(sessionId: string, principal: string | undefined): Promise<HttpServerTransport | undefined> {
     let record: SessionRecord | undefined;
     try {
       record = await this.#config.state.registry.load(sessionId);
     } catch (error) {
       throw new SharedStateUnavailable(error);
     }
-    if (record === undefined) return undefined;
-    const transport = await this.#config.open(sessionId);
+    if (record === undefined || record.principal !== principal) return undefined;
+    const transport = await this.#config.open(sessionId, principal);
     if (transport === undefined) return undefined;
     transport.protocolVersion = record.protocolVersion;
     const replay = (method: string, params?: Record<string, unknown>, id?: string): void =>

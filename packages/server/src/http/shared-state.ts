@@ -16,6 +16,11 @@ export interface SessionRecord {
   readonly initialize: Record<string, unknown>;
   /** The level of the last `logging/setLevel`, if any. */
   readonly logLevel?: string;
+  /**
+   * The principal key of the caller that opened the session; only that principal may use it on any
+   * process. Absent for a session opened without authentication.
+   */
+  readonly principal?: string;
 }
 
 export interface SessionRegistry {

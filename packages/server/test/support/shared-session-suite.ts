@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/http/event-store.js';
+import { bearerAuth } from '../../src/http/index.js';
 import type { SharedSessionState } from '../../src/http/shared-state.js';
 import { BOTH, INIT_BODY, parseSse, post } from './http-helpers.js';
 import { type Fixture, startFixture } from './http-interop-fixture.js';
@@ -153,6 +154,41 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       expect(await listed.text()).toContain('ask_name');
       const unknown = { ...headers, 'mcp-session-id': 'no-such-session' };
       expect((await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, unknown)).status).toBe(404);
+    });
+
+    it('restores a session only for the principal that opened it', async () => {
+      const [owner, other] = ['owner-token-0123456789abcdef', 'other-token-0123456789abcdef'];
+      const auth = bearerAuth({ tokens: [owner, other] });
+      const [a, b] = [
+        await startFixture({ sharedSessions: shared.nodes[0], eventStore: shared.eventStore, auth }),
+        await startFixture({ sharedSessions: shared.nodes[1], eventStore: shared.eventStore, auth }),
+      ];
+      try {
+        const res = await post(a.url, INIT_BODY, { authorization: `Bearer ${owner}` });
+        const session = res.headers.get('mcp-session-id') as string;
+        await res.text();
+        const as = (token: string) => ({
+          authorization: `Bearer ${token}`,
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+        });
+        const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+        // b never held the session: the other token asks first, and b must not serve it a copy.
+        expect((await post(b.url, ping, as(other))).status).toBe(404);
+        const get = await fetch(b.url, { headers: { ...as(other), accept: 'text/event-stream' } });
+        expect(get.status).toBe(404);
+        await get.text();
+        expect((await fetch(b.url, { method: 'DELETE', headers: as(other) })).status).toBe(404);
+        expect(b.handler.session(session)).toBeUndefined();
+        const served = await post(b.url, ping, as(owner));
+        expect(served.status).toBe(200);
+        await served.text();
+        expect((await post(b.url, ping, as(other))).status).toBe(404);
+        expect((await fetch(b.url, { method: 'DELETE', headers: as(owner) })).status).toBe(200);
+      } finally {
+        await a.close();
+        await b.close();
+      }
     });
   });
 }
