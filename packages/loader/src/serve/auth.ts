@@ -50,6 +50,8 @@ export async function loadServeAuth(auth: ServeAuthArgs): Promise<ServeAuth> {
           issuer: auth.issuer,
           audience: auth.audience,
           resourceMetadata: { authorization_servers: [auth.issuer as string] },
+          onKeySetError: (error: Error) =>
+            process.stderr.write(`entropic-mcp serve: auth: ${error.message}\n`),
         }),
     ...(tokens === undefined ? {} : { tokens }),
   });

@@ -4,7 +4,8 @@
  * are compared in constant time. Used by the node:http handler and usable by any other host.
  */
 
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, JwksRefused } from './jwks.js';
 
 /** What a verified token gives handlers as `ctx.auth`. */
 export interface TokenInfo {
@@ -27,8 +28,19 @@ export interface StaticToken {
 }
 
 export interface BearerVerifierOptions {
-  /** Where the authorization server publishes its keys (fetched and cached by jose). */
+  /**
+   * Where the authorization server publishes its keys (fetched and cached by jose; refetched for an
+   * unknown `kid`, at most once per 30 s: a new `kid` within 30 s of the last fetch is refused).
+   */
   readonly jwksUrl?: string | URL;
+  /** Largest key-set document read from `jwksUrl`, in bytes. Default 256 KiB. */
+  readonly maxJwksBytes?: number;
+  /** Most keys the key set may hold. Default 100. */
+  readonly maxJwksKeys?: number;
+  /** Time allowed for one key-set fetch, body included (ms). Default 5,000. */
+  readonly jwksTimeoutMs?: number;
+  /** Told when the key set cannot be fetched or is refused by a limit (the token is refused too). */
+  readonly onKeySetError?: (error: Error) => void;
   /** A key set given directly instead of a URL. */
   readonly jwks?: { keys: readonly Record<string, unknown>[] };
   /** Required `iss`. Required with a JWKS. */
@@ -102,6 +114,8 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
         const { payload } = await jwtVerify(token, keys, verifyOptions);
         return { ok: true, info: infoOf(token, payload) };
       } catch (error) {
+        if (error instanceof JwksRefused || error instanceof errors.JWKSTimeout)
+          options.onKeySetError?.(error);
         return { ok: false, error: 'invalid_token', description: describe(error) };
       }
     },
@@ -109,10 +123,23 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
 }
 
 function keySet(options: BearerVerifierOptions) {
-  if (options.jwksUrl !== undefined) return createRemoteJWKSet(new URL(options.jwksUrl));
+  if (options.jwksUrl !== undefined) {
+    return boundedRemoteJWKSet(new URL(options.jwksUrl), {
+      maxBytes: limit(options.maxJwksBytes, DEFAULT_JWKS_LIMITS.maxBytes, 'maxJwksBytes'),
+      maxKeys: limit(options.maxJwksKeys, DEFAULT_JWKS_LIMITS.maxKeys, 'maxJwksKeys'),
+      timeoutMs: limit(options.jwksTimeoutMs, DEFAULT_JWKS_LIMITS.timeoutMs, 'jwksTimeoutMs'),
+    });
+  }
   if (options.jwks !== undefined)
     return createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0]);
   return undefined;
+}
+
+function limit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`bearer: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
 }
 
 function infoOf(token: string, payload: JWTPayload): TokenInfo {
@@ -134,6 +161,8 @@ function describe(error: unknown): string {
     return `the token's ${error.claim} claim is not accepted`;
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token signature is invalid';
   if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the issuer matches the token';
+  if (error instanceof JwksRefused) return `the issuer's keys could not be used: ${error.message}`;
+  if (error instanceof errors.JWKSTimeout) return "the issuer's keys could not be fetched in time";
   if (error instanceof errors.JOSEError) return `the token is not accepted (${error.code})`;
   return 'the token could not be verified';
 }

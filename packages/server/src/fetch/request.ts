@@ -4,6 +4,7 @@
  * as a reader that the shared code calls, under its cap, only once the request passed its checks.
  */
 
+import { readCappedText } from '../auth/capped-body.js';
 import { BodyTooLargeError } from '../http/body.js';
 
 export interface WebRequestView {
@@ -35,31 +36,7 @@ export function viewOf(request: Request): WebRequestView {
   };
 }
 
-const utf8 = new TextDecoder();
-
 /** The body as text, refused with BodyTooLargeError as soon as it grows past `limit` bytes. */
-async function readText(request: Request, limit: number): Promise<string> {
-  const body = request.body;
-  if (body === null) return '';
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void reader.cancel().catch(() => {});
-      throw new BodyTooLargeError(limit);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return utf8.decode(chunks[0]);
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return utf8.decode(all);
+function readText(request: Request, limit: number): Promise<string> {
+  return readCappedText(request.body, limit, () => new BodyTooLargeError(limit));
 }
