@@ -38,6 +38,7 @@ export type {
   Registration,
   ResourceReader,
   ResourceTemplateDefinition,
+  TemplateLister,
   TemplateReader,
   ToolHandler,
 } from './core/handler-types.js';
@@ -49,7 +50,13 @@ export {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
 export { RawJson } from './core/raw-json.js';
-export type { StandardJsonSchema, ToolArgs, ToolSchema, ToolStructured } from './core/schema-types.js';
+export type {
+  PromptArgs,
+  StandardJsonSchema,
+  ToolArgs,
+  ToolSchema,
+  ToolStructured,
+} from './core/schema-types.js';
 export { McpServer } from './core/server.js';
 export type { ConnectOptions, Session } from './core/session.js';
 export {
@@ -62,6 +69,7 @@ export {
 export type {
   Annotations,
   AudioContent,
+  AuthInfo,
   BlobResourceContents,
   ClientCapabilities,
   ContentBlock,
@@ -78,6 +86,7 @@ export type {
   PromptArgument,
   PromptMessage,
   ReadResourceResult,
+  Register,
   ResourceContents,
   ResourceDefinition,
   ResourceLink,
@@ -86,6 +95,7 @@ export type {
   ServerInfo,
   TextContent,
   TextResourceContents,
+  TokenInfo,
   ToolAnnotations,
   ToolDefinition,
   ToolResult,

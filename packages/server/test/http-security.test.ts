@@ -210,7 +210,7 @@ describe('Streamable HTTP: security defaults', () => {
         auth: {
           authenticate: (req) => {
             const header = req.headers.authorization;
-            if (header === 'Bearer good') return { subject: 'alice' };
+            if (header === 'Bearer good') return { token: 'good', scopes: [], subject: 'alice', claims: {} };
             if (header === 'Bearer weak')
               throw Object.assign(new Error('scope'), { status: 403, scope: 'tools:call' });
             throw new Error('no token');
@@ -259,7 +259,12 @@ describe('Streamable HTTP: security defaults', () => {
       { ...sessionHeaders(sessionId), authorization: 'Bearer good' },
     );
     const result = (await responseOf(call)).result as { content: { text: string }[] };
-    expect(JSON.parse(result.content[0]?.text ?? '')).toEqual({ subject: 'alice' });
+    expect(JSON.parse(result.content[0]?.text ?? '')).toEqual({
+      token: 'good',
+      scopes: [],
+      subject: 'alice',
+      claims: {},
+    });
   });
 
   it('CORS is off by default and, when on, exposes Mcp-Session-Id', async () => {

@@ -112,7 +112,7 @@ describe('official SDK v1 client over stdio', () => {
 
   it('reads resources and templates', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['test://static', 'test://binary']);
+    expect(resources.map((r) => r.uri)).toEqual(['test://binary', 'test://static']); // by URI
     const text = await client.readResource({ uri: 'test://static' });
     expect(text.contents).toEqual([{ uri: 'test://static', mimeType: 'text/plain', text: 'static content' }]);
     const binary = await client.readResource({ uri: 'test://binary' });

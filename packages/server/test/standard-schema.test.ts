@@ -125,7 +125,9 @@ describe('Standard Schema tools', () => {
     ).toThrow(
       /must be a JSON Schema \(a plain object\) or a Standard Schema .*got an instance of ZodObject \(a zod 3 schema\?/,
     );
-    expect(add(v.object({ a: v.number() }))).toThrow(/from valibot without the JSON Schema extension/);
+    expect(add(v.object({ a: v.number() }))).toThrow(
+      /from valibot without the JSON Schema extension \(~standard.jsonSchema\); wrap it in toStandardJsonSchema\(\) from @valibot\/to-json-schema/,
+    );
     expect(add(toStandardJsonSchema(v.object({ s: v.pipe(v.string(), v.trim()) })))).toThrow(
       /\(valibot\) cannot be converted to JSON Schema: The "trim" action/,
     );

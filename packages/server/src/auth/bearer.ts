@@ -7,18 +7,9 @@
 import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, JwksRefused } from './jwks.js';
 
-/** What a verified token gives handlers as `ctx.auth`. */
-export interface TokenInfo {
-  readonly token: string;
-  /** Granted scopes (the JWT `scope` claim split on spaces, or its `scp` array). */
-  readonly scopes: readonly string[];
-  readonly subject?: string;
-  readonly clientId?: string;
-  /** Seconds since the epoch, when the token says. */
-  readonly expiresAt?: number;
-  /** Every JWT claim (empty for static tokens). */
-  readonly claims: Readonly<Record<string, unknown>>;
-}
+import type { TokenInfo } from '../core/types.js';
+
+export type { TokenInfo };
 
 export interface StaticToken {
   readonly token: string;

@@ -1,8 +1,9 @@
 /** What handlers receive and return. */
 
 import type { ClientContext } from './protocol.js';
-import type { ToolArgs, ToolSchema, ToolStructured } from './schema-types.js';
+import type { PromptArgs, SchemaCandidate, ToolArgs, ToolStructured } from './schema-types.js';
 import type {
+  AuthInfo,
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
@@ -84,8 +85,11 @@ export interface HandlerContext {
   readonly round: number;
   /** The transport's session id, when it has one (Streamable HTTP in stateful mode). */
   readonly sessionId: string | undefined;
-  /** Whatever the transport's authentication hook attached (HTTP). */
-  readonly auth: unknown;
+  /**
+   * What the transport's authentication hook attached (HTTP with `auth`; undefined on stdio and in
+   * memory): the verified token with `bearerAuth`, or what `Register['auth']` declares for a hook of yours.
+   */
+  readonly auth: AuthInfo | undefined;
   /**
    * The stable key of the authenticated caller (HTTP with auth), the same on every process and for
    * every request of that caller: scope what belongs to one caller by it. Undefined without auth.
@@ -136,8 +140,8 @@ export type Awaitable<T> = T | PromiseLike<T>;
 
 /** A tool's handler; its arguments and `structuredContent` are typed from the tool's schemas. */
 export type ToolHandler<
-  Input extends ToolSchema | undefined = undefined,
-  Output extends ToolSchema | undefined = undefined,
+  Input extends SchemaCandidate | undefined = undefined,
+  Output extends SchemaCandidate | undefined = undefined,
 > = (args: ToolArgs<Input>, ctx: HandlerContext) => Awaitable<ToolResult<ToolStructured<Output>>>;
 export type ResourceReader = (
   uri: string,
@@ -148,8 +152,9 @@ export type TemplateReader = (
   variables: UriVariables,
   ctx: HandlerContext,
 ) => Awaitable<ReadResourceResult | ResourceContents[]>;
-export type PromptHandler = (
-  args: Record<string, string>,
+/** A prompt's handler; its arguments are typed from the prompt's `argsSchema` (strings without one). */
+export type PromptHandler<Args extends SchemaCandidate | undefined = undefined> = (
+  args: PromptArgs<Args>,
   ctx: HandlerContext,
 ) => Awaitable<GetPromptResult | PromptMessage[]>;
 
@@ -160,21 +165,38 @@ export interface CompletionContext {
 }
 export type Completer = (value: string, context: CompletionContext) => Awaitable<string[]>;
 
+/** The resources a template stands for now: an array, or `{ resources }`. */
+export type TemplateLister = (
+  ctx: HandlerContext,
+) => Awaitable<ResourceDefinition[] | { resources: ResourceDefinition[] }>;
+
 export interface ResourceTemplateDefinition extends Omit<ResourceDefinition, 'uri' | 'size'> {
   uriTemplate: string;
   /** Completers for template variables, used by `completion/complete` with a `ref/resource`. */
   complete?: Record<string, Completer>;
+  /**
+   * The resources this template stands for now, listed by `resources/list` beside the fixed ones (each
+   * read through this template). Without it, a template's resources are found only by reading them.
+   */
+  list?: TemplateLister;
 }
 
-export interface PromptDefinition {
+export interface PromptDefinition<Args extends SchemaCandidate | undefined = SchemaCandidate | undefined> {
   name: string;
   title?: string;
   description?: string;
+  /**
+   * The arguments as one object schema (JSON Schema or a Standard Schema, as for a tool's inputSchema):
+   * checked before the handler runs, the handler's arguments typed from it, and the `arguments` list of
+   * `prompts/list` made from its properties (`description`, `title`, `required`). Values arrive as strings.
+   */
+  argsSchema?: Args;
+  /** The arguments listed by hand, checked only for `required`; `argsSchema` does this and more. */
   arguments?: PromptArgument[];
   icons?: ToolDefinition['icons'];
   _meta?: Record<string, unknown>;
   /** Completers for prompt arguments, used by `completion/complete` with a `ref/prompt`. */
-  complete?: Record<string, Completer>;
+  complete?: { [K in keyof PromptArgs<Args> & string]?: Completer };
 }
 
 /** Returned by every `add*`: take the item away, or change it in place (both emit list_changed). */

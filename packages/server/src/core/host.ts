@@ -5,6 +5,7 @@
  */
 
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
+import type { Capability } from './declared.js';
 import type { ExtensionRegistry } from './extensions/registry.js';
 import type { Era, HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { StateSealer } from './modern/sealer.js';
@@ -31,13 +32,15 @@ export interface ServerCore {
   readonly bus: SubscriptionBus;
   /** Seals and opens the `requestState` of multi-round-trip requests. */
   readonly sealer: StateSealer;
-  /** What the server declares: the initialize result's capabilities, or server/discover's. */
+  /**
+   * What the server declares now: the initialize result's capabilities, or server/discover's (see
+   * declared.ts, where what it answers is decided too).
+   */
   capabilities(era: Era): Record<string, unknown>;
   /** Declared extensions, custom notifications, request hooks. */
   readonly extensions: ExtensionRegistry;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;
-  completionsEnabled(): boolean;
 }
 
 /** What registration needs of the server: its registries and a way to announce a change. */
@@ -94,6 +97,8 @@ export interface MethodSpec {
   run: MethodRun;
   /** Runs an application handler: takes a concurrency slot and is subject to the handler timeout. */
   scheduled: boolean;
+  /** The capability the server must declare for this method to be answered (else -32601). */
+  needs?: Capability;
 }
 
 /** What a connection needs of the server beyond the methods' view. */

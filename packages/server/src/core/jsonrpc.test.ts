@@ -114,7 +114,7 @@ describe('batches', () => {
     const byId = new Map(batch.map((m) => [m.id, m]));
     expect(byId.get(1)?.result).toEqual({});
     expect(byId.get(2)?.error).toMatchObject({ code: -32601 });
-    expect(byId.get(3)?.result).toEqual({ tools: [] });
+    expect(byId.get(3)?.error).toMatchObject({ code: -32601 }); // no tools: the capability is not declared
     expect(byId.get(4)?.error).toMatchObject({ code: -32602 });
   });
 

@@ -11,11 +11,11 @@ import type {
   ToolHandler,
 } from './handler-types.js';
 import type { Kind, RegistryHost } from './host.js';
-import type { Registry, ToolEntry } from './registry.js';
+import type { PromptEntry, Registry, ToolEntry } from './registry.js';
 import { wireOf } from './registry.js';
-import type { ToolSchema } from './schema-types.js';
+import type { SchemaCandidate } from './schema-types.js';
 import { compileToolSchema } from './tool-schema.js';
-import type { ResourceDefinition, ToolDefinition } from './types.js';
+import type { JsonSchema, PromptArgument, ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
 
 export type { Kind } from './host.js';
@@ -78,7 +78,7 @@ function register<D extends object, H, E extends { wire: Record<string, unknown>
   };
 }
 
-export function addToolTo<I extends ToolSchema | undefined, O extends ToolSchema | undefined>(
+export function addToolTo<I extends SchemaCandidate | undefined, O extends SchemaCandidate | undefined>(
   server: RegistryHost,
   definition: ToolDefinition<I, O>,
   handler: ToolHandler<I, O>,
@@ -87,7 +87,7 @@ export function addToolTo<I extends ToolSchema | undefined, O extends ToolSchema
   return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', buildTool, definition, handler);
 }
 
-function buildTool<I extends ToolSchema | undefined, O extends ToolSchema | undefined>(
+function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandidate | undefined>(
   definition: ToolDefinition<I, O>,
   handler: ToolHandler<I, O>,
 ): ToolEntry {
@@ -166,14 +166,25 @@ export function addTemplateTo(
       } catch (error) {
         throw new LocalError('INVALID_ARGUMENT', (error as Error).message);
       }
-      return { wire: wireOf(d, ['complete']), template, read: r, complete: d.complete };
+      if (d.list !== undefined) requireFunction(d.list, `the list of resource template "${d.uriTemplate}"`);
+      return {
+        wire: wireOf(d, ['complete', 'list']),
+        template,
+        read: r,
+        list: d.list,
+        complete: d.complete,
+      };
     },
     definition,
     read,
   );
 }
 
-export function addPromptTo(server: RegistryHost, definition: PromptDefinition, handler: PromptHandler) {
+export function addPromptTo<A extends SchemaCandidate | undefined>(
+  server: RegistryHost,
+  definition: PromptDefinition<A>,
+  handler: PromptHandler<A>,
+): Registration<PromptDefinition<A>, PromptHandler<A>> {
   const name = requireString(definition?.name, 'prompt name');
   return register(
     server,
@@ -181,15 +192,55 @@ export function addPromptTo(server: RegistryHost, definition: PromptDefinition, 
     'prompts',
     name,
     'DUPLICATE_PROMPT',
-    (d: PromptDefinition, h: PromptHandler) => {
-      requireFunction(h, `the handler of prompt "${d.name}"`);
-      if (d.arguments !== undefined && !Array.isArray(d.arguments)) {
-        throw new LocalError('INVALID_ARGUMENT', `the arguments of prompt "${d.name}" must be an array`);
-      }
-      const required = (d.arguments ?? []).filter((a) => a.required === true).map((a) => a.name);
-      return { wire: wireOf(d, ['complete']), required, handler: h, complete: d.complete };
-    },
+    buildPrompt,
     definition,
     handler,
   );
+}
+
+function buildPrompt<A extends SchemaCandidate | undefined>(
+  d: PromptDefinition<A>,
+  h: PromptHandler<A>,
+): PromptEntry {
+  requireFunction(h, `the handler of prompt "${d.name}"`);
+  if (d.argsSchema !== undefined && d.arguments !== undefined) {
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `prompt "${d.name}" has both argsSchema and arguments: give argsSchema alone (the list is made from it)`,
+    );
+  }
+  if (d.arguments !== undefined && !Array.isArray(d.arguments)) {
+    throw new LocalError('INVALID_ARGUMENT', `the arguments of prompt "${d.name}" must be an array`);
+  }
+  const schema =
+    d.argsSchema === undefined
+      ? undefined
+      : compileToolSchema(d.argsSchema, `argsSchema of prompt "${d.name}"`, 'input');
+  const listed = schema === undefined ? d.arguments : promptArguments(schema.wire, d.name);
+  const required = (listed ?? []).filter((a) => a.required === true).map((a) => a.name);
+  return {
+    wire: wireOf({ ...d, arguments: listed }, ['complete', 'argsSchema']),
+    required,
+    validate: schema?.check,
+    handler: h as unknown as PromptEntry['handler'],
+    complete: d.complete as PromptEntry['complete'],
+  };
+}
+
+/** The `arguments` list of prompts/list, made from an object schema's properties. */
+function promptArguments(schema: JsonSchema, prompt: string): PromptArgument[] {
+  const properties = schema.properties;
+  if (schema.type !== 'object' || typeof properties !== 'object' || properties === null) {
+    throw new LocalError(
+      'INVALID_SCHEMA',
+      `argsSchema of prompt "${prompt}" must describe an object with properties (one per argument)`,
+    );
+  }
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  return Object.entries(properties as Record<string, Record<string, unknown>>).map(([name, property]) => {
+    const argument: PromptArgument = { name, required: required.includes(name) };
+    if (typeof property?.title === 'string') argument.title = property.title;
+    if (typeof property?.description === 'string') argument.description = property.description;
+    return argument;
+  });
 }

@@ -5,10 +5,12 @@
 
 import type {
   Completer,
+  HandlerContext,
   PromptDefinition,
   PromptHandler,
   ResourceReader,
   ResourceTemplateDefinition,
+  TemplateLister,
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
@@ -32,12 +34,15 @@ export interface TemplateEntry {
   wire: Record<string, unknown>;
   template: UriTemplate;
   read: TemplateReader;
+  list: TemplateLister | undefined;
   complete: Record<string, Completer> | undefined;
 }
 export interface PromptEntry {
   wire: Record<string, unknown>;
   required: string[];
-  handler: PromptHandler;
+  /** The argsSchema's check, when the prompt has one. */
+  validate: Check | undefined;
+  handler: (args: Record<string, unknown>, ctx: HandlerContext) => ReturnType<PromptHandler>;
   complete: Record<string, Completer> | undefined;
 }
 
@@ -49,7 +54,8 @@ export type PromptDef = PromptDefinition;
 /** A keyed, ordered collection with a cached array of wire descriptors. */
 export class Registry<E extends { wire: Record<string, unknown> }> {
   readonly entries = new Map<string, E>();
-  private cache: Record<string, unknown>[] | undefined;
+  /** Whether anything was ever registered: a capability once declared stays declared (see declared.ts). */
+  everHeld = false;
   private sortedCache: Record<string, unknown>[] | undefined;
 
   get size(): number {
@@ -66,14 +72,13 @@ export class Registry<E extends { wire: Record<string, unknown> }> {
 
   set(key: string, entry: E): void {
     this.entries.set(key, entry);
-    this.cache = undefined;
+    this.everHeld = true;
     this.sortedCache = undefined;
   }
 
   delete(key: string, entry: E): boolean {
     if (this.entries.get(key) !== entry) return false;
     this.entries.delete(key);
-    this.cache = undefined;
     this.sortedCache = undefined;
     return true;
   }
@@ -85,14 +90,6 @@ export class Registry<E extends { wire: Record<string, unknown> }> {
       this.sortedCache = keys.map((key) => (this.entries.get(key) as E).wire);
     }
     return this.sortedCache;
-  }
-
-  list(): Record<string, unknown>[] {
-    if (!this.cache) {
-      this.cache = [];
-      for (const entry of this.entries.values()) this.cache.push(entry.wire);
-    }
-    return this.cache;
   }
 }
 

@@ -13,6 +13,7 @@ import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './
 import { isThenable, Later, type LaterListener } from './later.js';
 import type { ClientContext } from './protocol.js';
 import type {
+  AuthInfo,
   CreateMessageParams,
   CreateMessageResult,
   ElicitResult,
@@ -68,8 +69,8 @@ export class RequestState implements MethodContext, Served, LaterListener {
     return this.session.sessionId;
   }
 
-  get auth(): unknown {
-    return this.context?.auth;
+  get auth(): AuthInfo | undefined {
+    return this.context?.auth as AuthInfo | undefined;
   }
 
   get principal(): string | undefined {

@@ -5,6 +5,7 @@
  */
 
 import type { Transport } from '../transport/types.js';
+import { declaredCapabilities } from './declared.js';
 import { LocalError } from './errors.js';
 import { addMethodTo, addNotificationTo } from './extensions/methods.js';
 import { ExtensionRegistry } from './extensions/registry.js';
@@ -41,7 +42,7 @@ import {
   wireOf,
 } from './registry.js';
 import { Scheduler } from './scheduler.js';
-import type { ToolSchema } from './schema-types.js';
+import type { SchemaCandidate, SchemaChecked, ToolSchema } from './schema-types.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
 import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
@@ -110,10 +111,12 @@ export class McpServer implements ServerHost {
   // Registration
 
   addTool<
-    const Input extends ToolSchema | undefined = undefined,
-    const Output extends ToolSchema | undefined = undefined,
+    const Input extends SchemaCandidate | undefined = undefined,
+    const Output extends SchemaCandidate | undefined = undefined,
   >(
-    definition: ToolDefinition<Input, Output>,
+    definition: ToolDefinition<Input, Output> &
+      SchemaChecked<Input, 'inputSchema'> &
+      SchemaChecked<Output, 'outputSchema'>,
     handler: ToolHandler<Input, Output>,
   ): Registration<ToolDefinition<Input, Output>, ToolHandler<Input, Output>> {
     return addToolTo(this, definition, handler);
@@ -133,10 +136,10 @@ export class McpServer implements ServerHost {
     return addTemplateTo(this, definition, read);
   }
 
-  addPrompt(
-    definition: PromptDefinition,
-    handler: PromptHandler,
-  ): Registration<PromptDefinition, PromptHandler> {
+  addPrompt<const Args extends SchemaCandidate | undefined = undefined>(
+    definition: PromptDefinition<Args> & SchemaChecked<Args, 'argsSchema'>,
+    handler: PromptHandler<Args>,
+  ): Registration<PromptDefinition<Args>, PromptHandler<Args>> {
     return addPromptTo(this, definition, handler);
   }
 
@@ -194,30 +197,10 @@ export class McpServer implements ServerHost {
 
   /**
    * What the server declares, from the options and what is registered now: the initialize result's
-   * capabilities (`legacy`) or server/discover's (`modern`).
+   * capabilities (`legacy`) or server/discover's (`modern`); the same in both eras today.
    */
   capabilities(_era: Era = 'legacy'): Record<string, unknown> {
-    const o = this.options;
-    const caps: Record<string, unknown> = {};
-    const extensions = this.extensions.capability();
-    if (extensions !== undefined) caps.extensions = extensions;
-    const listChanged = o.listChanged ? { listChanged: true } : {};
-    if (o.experimental) caps.experimental = o.experimental;
-    if (o.logging) caps.logging = {};
-    if (this.completionsEnabled()) caps.completions = {};
-    if (this.prompts.size > 0 || o.advertise.prompts) caps.prompts = { ...listChanged };
-    if (this.resources.size > 0 || this.templates.size > 0 || o.advertise.resources || o.subscribe) {
-      caps.resources = o.subscribe ? { subscribe: true, ...listChanged } : { ...listChanged };
-    }
-    if (this.tools.size > 0 || o.advertise.tools) caps.tools = { ...listChanged };
-    return caps;
-  }
-
-  completionsEnabled(): boolean {
-    if (this.options.completions !== undefined) return this.options.completions;
-    for (const p of this.prompts.entries.values()) if (p.complete) return true;
-    for (const t of this.templates.entries.values()) if (t.complete) return true;
-    return false;
+    return declaredCapabilities(this);
   }
 
   // Server-wide messages

@@ -7,6 +7,7 @@
 import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
 import { BatchCollector } from './batch.js';
 import { checkBatch } from './batch-rules.js';
+import { requireDeclared } from './declared.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
 import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
 import { deliverNotification } from './extensions/notify.js';
@@ -185,6 +186,12 @@ export class SessionImpl implements Session, ConnectionCore {
         { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${method} received before initialize` },
         batch,
       );
+      return;
+    }
+    try {
+      requireDeclared(this.server, method, spec.needs);
+    } catch (error) {
+      this.sendError(id, toWireError(error, method), batch);
       return;
     }
     this.admit(new RequestState(this, id, method, params, context, client, spec.run, batch), spec.scheduled);

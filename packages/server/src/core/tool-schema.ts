@@ -29,6 +29,12 @@ interface StandardProps {
   jsonSchema?: { input?: unknown; output?: unknown };
 }
 
+/** What to do, by vendor, when a library's schema lacks the JSON Schema extension. */
+const CONVERTERS: Readonly<Record<string, string>> = {
+  valibot: 'wrap it in toStandardJsonSchema() from @valibot/to-json-schema',
+  zod: 'zod 4 provides it (import * as z from "zod" with zod 4 installed)',
+};
+
 type StandardIssue = { message?: unknown; path?: readonly unknown[] };
 type StandardResult = { value?: unknown; issues?: readonly StandardIssue[] };
 
@@ -75,7 +81,7 @@ function compileStandard(props: StandardProps, what: string, side: 'input' | 'ou
     throw new LocalError(
       'INVALID_SCHEMA',
       `${what} is a Standard Schema from ${vendor} without the JSON Schema extension ` +
-        '(~standard.jsonSchema); use a version of the library that provides it, or pass JSON Schema',
+        `(~standard.jsonSchema); ${CONVERTERS[vendor] ?? 'use a version of the library that provides it, or pass JSON Schema'}`,
     );
   }
   let wire: unknown;

@@ -90,7 +90,7 @@ describe('tools/list', () => {
       string,
       unknown
     >[];
-    expect(full[0]).toEqual({
+    expect(full.find((t) => t.name === 'square')).toEqual({
       name: 'square',
       title: 'Square',
       description: 'n squared',

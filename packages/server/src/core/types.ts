@@ -1,6 +1,6 @@
 /** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
 
-import type { JsonSchema, ToolSchema } from './schema-types.js';
+import type { JsonSchema, SchemaCandidate } from './schema-types.js';
 
 export type { JsonSchema };
 export type Meta = Record<string, unknown>;
@@ -20,6 +20,29 @@ export interface Implementation {
   icons?: Icon[];
   websiteUrl?: string;
 }
+
+/** A verified bearer token, as `bearerAuth` gives it to handlers in `ctx.auth`. */
+export interface TokenInfo {
+  readonly token: string;
+  /** Granted scopes (the JWT `scope` claim split on spaces, or its `scp` array). */
+  readonly scopes: readonly string[];
+  readonly subject?: string;
+  readonly clientId?: string;
+  /** Seconds since the epoch, when the token says. */
+  readonly expiresAt?: number;
+  /** Every JWT claim (empty for static tokens). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Declaration merging point for what `ctx.auth` holds. With your own `authenticate` hook, say what it
+ * returns: `declare module '@entropic-mcp/server' { interface Register { auth: MyAuth } }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in the application
+export interface Register {}
+
+/** What `ctx.auth` holds over authenticated HTTP: a TokenInfo, or what `Register['auth']` says. */
+export type AuthInfo = Register extends { auth: infer A } ? A : TokenInfo;
 
 export interface ServerInfo extends Implementation {
   /** Sent as the `instructions` of the initialize result. */
@@ -111,8 +134,8 @@ export interface ToolAnnotations {
 }
 
 export interface ToolDefinition<
-  Input extends ToolSchema | undefined = ToolSchema | undefined,
-  Output extends ToolSchema | undefined = ToolSchema | undefined,
+  Input extends SchemaCandidate | undefined = SchemaCandidate | undefined,
+  Output extends SchemaCandidate | undefined = SchemaCandidate | undefined,
 > {
   name: string;
   title?: string;

@@ -1,6 +1,7 @@
 /** Options of the Streamable HTTP handler and server, with their defaults in one place. */
 
 import type { IncomingMessage } from 'node:http';
+import type { AuthInfo } from '../core/types.js';
 import type { EventStore } from './event-store.js';
 import { DEFAULT_SSE_HEAD_HOLD_MS } from './head-hold.js';
 import type { SharedSessionState } from './shared-state.js';
@@ -23,7 +24,7 @@ export interface HttpAuthOptions {
    * verified token's claims). Throw (or reject) to refuse: the reply is 401 with `WWW-Authenticate`;
    * an error with `status: 403` (and optionally `scope`) answers 403 `insufficient_scope` instead.
    */
-  readonly authenticate: (req: IncomingMessage) => unknown | Promise<unknown>;
+  readonly authenticate: (req: IncomingMessage) => AuthInfo | Promise<AuthInfo>;
   /** Served at `/.well-known/oauth-protected-resource` (and the same path suffixed with the endpoint). */
   readonly resourceMetadata?: ProtectedResourceMetadata;
 }

@@ -16,6 +16,8 @@ const LINKS = {
   '@types/node': join(REPO_ROOT, 'node_modules/@types/node'),
   zod: join(SERVER_ROOT, 'node_modules/zod'),
   arktype: join(SERVER_ROOT, 'node_modules/arktype'),
+  valibot: join(SERVER_ROOT, 'node_modules/valibot'),
+  '@valibot/to-json-schema': join(SERVER_ROOT, 'node_modules/@valibot/to-json-schema'),
 };
 
 /** Write `files` (name → source) into a new project directory; returns its path. */

@@ -1,6 +1,5 @@
 /** completion/complete for prompt arguments and resource template variables. */
 
-import { ErrorCode, McpError } from '../errors.js';
 import type { Completer } from '../handler-types.js';
 import type { MethodContext } from '../host.js';
 import { andThen, invalidParams, optionalObject } from './params.js';
@@ -9,12 +8,6 @@ const MAX_VALUES = 100;
 
 export function complete(req: MethodContext): unknown {
   const server = req.session.server;
-  if (!server.completionsEnabled()) {
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      'Method not found: completion/complete (completions are not enabled)',
-    );
-  }
   const ref = optionalObject(req.params, 'ref', 'completion/complete');
   const argument = optionalObject(req.params, 'argument', 'completion/complete');
   if (ref === undefined) throw invalidParams('completion/complete needs params.ref', '/params/ref');

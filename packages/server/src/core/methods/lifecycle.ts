@@ -34,12 +34,6 @@ export function ping(): unknown {
 }
 
 export function setLevel(req: MethodContext): unknown {
-  if (!req.session.server.options.logging) {
-    throw new McpError(
-      ErrorCode.MethodNotFound,
-      'Method not found: logging/setLevel (logging is not enabled)',
-    );
-  }
   const level = req.params?.level;
   if (!isLogLevel(level)) {
     throw invalidParams(

@@ -1,14 +1,10 @@
-/** prompts/list and prompts/get. */
+/** prompts/get: the arguments checked (strings, required ones, the argsSchema), then the handler. */
 
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
-import { page } from '../pagination.js';
+import type { PromptEntry } from '../registry.js';
+import { Accepted, type Verdict } from '../tool-schema.js';
 import { andThen, invalidParams, optionalObject, requireString } from './params.js';
-
-export function listPrompts(req: MethodContext): unknown {
-  const server = req.session.server;
-  return page('prompts', server.prompts.list(), req.params?.cursor, server.options.pageSize);
-}
 
 export function getPrompt(req: MethodContext): unknown {
   const name = requireString(req.params, 'name', 'prompts/get');
@@ -27,6 +23,28 @@ export function getPrompt(req: MethodContext): unknown {
       throw invalidParams(`prompt ${name} needs the argument "${required}"`, `/params/arguments/${required}`);
     }
   }
+  if (entry.validate === undefined) return runPrompt(req, entry, name, args);
+  return andThen(entry.validate(args), (verdict) =>
+    runPrompt(req, entry, name, checked(name, args, verdict)),
+  );
+}
+
+/** The arguments the handler gets: the schema's output (defaults, transforms), or the strings as sent. */
+function checked(name: string, args: Record<string, unknown>, verdict: Verdict): Record<string, unknown> {
+  if (verdict instanceof Accepted) return verdict.value as Record<string, unknown>;
+  if (verdict === undefined) return args;
+  throw invalidParams(
+    `arguments of prompt ${name}: ${verdict.pointer || '/'} ${verdict.message}`,
+    `/params/arguments${verdict.pointer}`,
+  );
+}
+
+function runPrompt(
+  req: MethodContext,
+  entry: PromptEntry,
+  name: string,
+  args: Record<string, unknown>,
+): unknown {
   return andThen(entry.handler(args, req), (out) => {
     if (Array.isArray(out)) return { messages: out };
     if (typeof out === 'object' && out !== null && Array.isArray((out as { messages?: unknown }).messages))

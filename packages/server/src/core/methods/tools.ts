@@ -1,19 +1,13 @@
-/** tools/list and tools/call: argument validation, the handler, tool errors, output validation. */
+/** tools/call: argument validation, the handler, tool errors, output validation. */
 
 import { ErrorCode, McpError, ToolError } from '../errors.js';
 import type { MethodContext } from '../host.js';
 import { isThenable, Later, type LaterListener } from '../later.js';
-import { page } from '../pagination.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
 import { invalidParams } from './params.js';
-
-export function listTools(req: MethodContext): unknown {
-  const server = req.session.server;
-  return page('tools', server.tools.list(), req.params?.cursor, server.options.pageSize);
-}
 
 export function callTool(req: MethodContext): unknown {
   const params = req.params;

@@ -1,11 +1,12 @@
 /** The 2026-07-28 method table: what stays from 2025, `server/discover` and `subscriptions/listen`. */
 
+import type { Capability } from '../declared.js';
 import type { MethodContext, MethodRun, MethodSpec } from '../host.js';
 import { complete } from '../methods/completion.js';
+import { listOf } from '../methods/lists.js';
 import { getPrompt } from '../methods/prompts.js';
 import { readResource } from '../methods/resources.js';
 import { callTool } from '../methods/tools.js';
-import { page } from '../pagination.js';
 import { MODERN_PROTOCOL_VERSIONS } from './envelope.js';
 import { listen } from './listen.js';
 
@@ -32,35 +33,19 @@ export function discover(req: MethodContext): unknown {
   return result;
 }
 
-/** Lists in a deterministic order (by name, or by URI), so clients and caches see stable results. */
-function sortedList(key: 'tools' | 'prompts' | 'resources' | 'resourceTemplates'): MethodRun {
-  return (req) => {
-    const server = req.session.server;
-    const registry =
-      key === 'tools'
-        ? server.tools
-        : key === 'prompts'
-          ? server.prompts
-          : key === 'resources'
-            ? server.resources
-            : server.templates;
-    return page(key, registry.sorted(), req.params?.cursor, server.options.pageSize);
-  };
-}
-
 export function modernMethods(): Map<string, MethodSpec> {
-  const inline = (run: MethodRun): MethodSpec => ({ run, scheduled: false });
-  const handler = (run: MethodRun): MethodSpec => ({ run, scheduled: true });
+  const inline = (run: MethodRun, needs?: Capability): MethodSpec => ({ run, scheduled: false, needs });
+  const handler = (run: MethodRun, needs: Capability): MethodSpec => ({ run, scheduled: true, needs });
   return new Map<string, MethodSpec>([
     ['server/discover', inline(discover)],
-    ['tools/list', inline(sortedList('tools'))],
-    ['tools/call', handler(callTool)],
-    ['resources/list', inline(sortedList('resources'))],
-    ['resources/templates/list', inline(sortedList('resourceTemplates'))],
-    ['resources/read', handler(readResource)],
-    ['prompts/list', inline(sortedList('prompts'))],
-    ['prompts/get', handler(getPrompt)],
-    ['completion/complete', handler(complete)],
+    ['tools/list', inline(listOf('tools'), 'tools')],
+    ['tools/call', handler(callTool, 'tools')],
+    ['resources/list', inline(listOf('resources'), 'resources')],
+    ['resources/templates/list', inline(listOf('resourceTemplates'), 'resources')],
+    ['resources/read', handler(readResource, 'resources')],
+    ['prompts/list', inline(listOf('prompts'), 'prompts')],
+    ['prompts/get', handler(getPrompt, 'prompts')],
+    ['completion/complete', handler(complete, 'completions')],
     ['subscriptions/listen', inline(listen)],
   ]);
 }

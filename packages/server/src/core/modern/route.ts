@@ -3,6 +3,7 @@
  * client context from the envelope. A refusal is an McpError with the spec's code.
  */
 
+import { requireDeclared } from '../declared.js';
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodSpec, ServerHost } from '../host.js';
 import {
@@ -51,5 +52,7 @@ export function routeModern(
         : `Method not found: ${method}`,
     );
   }
-  return { spec, client: readEnvelope(params) };
+  const client = readEnvelope(params);
+  requireDeclared(server, method, spec.needs);
+  return { spec, client };
 }
