@@ -5,9 +5,8 @@
  */
 
 import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
-import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, JwksRefused } from './jwks.js';
-
 import type { TokenInfo } from '../core/types.js';
+import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, JwksRefused } from './jwks.js';
 
 export type { TokenInfo };
 
