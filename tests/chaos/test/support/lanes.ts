@@ -73,7 +73,8 @@ export class Lane {
     readonly spec: LaneSpec,
     readonly env: LoadEnv,
   ) {
-    this.name = `${spec.sdk} ${spec.era} ${spec.kind}`;
+    const slow = spec.elicitDelayMs === undefined ? '' : ` (user answers in ${spec.elicitDelayMs} ms)`;
+    this.name = `${spec.sdk} ${spec.era} ${spec.kind}${slow}`;
   }
 
   /** The session of the lane's client now (legacy era). */
