@@ -30,3 +30,6 @@ declare var AbortController: {
 declare function setTimeout(handler: () => void, timeout?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function queueMicrotask(callback: () => void): void;
+
+/** Web Crypto's random UUID (Node 20+, browsers, workers): task ids and connection keys. */
+declare var crypto: { randomUUID(): string };

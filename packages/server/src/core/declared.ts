@@ -6,6 +6,7 @@
  */
 
 import { ErrorCode, McpError } from './errors.js';
+import type { Era } from './handler-types.js';
 import type { ResolvedOptions } from './options.js';
 import type { PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry } from './registry.js';
 
@@ -27,6 +28,8 @@ export interface Declaring {
   readonly prompts: Registry<PromptEntry>;
   /** The declared extensions (`capabilities.extensions`), from the extension registry. */
   readonly extensions: { capability(): Record<string, unknown> | undefined };
+  /** The tasks, once switched on (2025-11-25 declares them as a core capability). */
+  readonly tasks: object | undefined;
 }
 
 function completions(server: Declaring): boolean {
@@ -51,12 +54,19 @@ export function declares(server: Declaring, capability: Capability): boolean {
   return RULES[capability](server);
 }
 
-/** The capabilities object of the initialize and `server/discover` results, from the rules above. */
-export function declaredCapabilities(server: Declaring): Record<string, unknown> {
+/**
+ * The capabilities object of the initialize (`legacy`) and `server/discover` (`modern`) results, from
+ * the rules above. They differ in one thing: 2025-11-25 tasks are a core capability, while 2026-07-28
+ * has only the tasks extension (declared with the other extensions).
+ */
+export function declaredCapabilities(server: Declaring, era: Era): Record<string, unknown> {
   const o = server.options;
   const caps: Record<string, unknown> = {};
   const extensions = server.extensions.capability();
   if (extensions !== undefined) caps.extensions = extensions;
+  if (server.tasks !== undefined && era === 'legacy') {
+    caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  }
   const listChanged = o.listChanged ? { listChanged: true } : {};
   if (o.experimental) caps.experimental = o.experimental;
   if (declares(server, 'logging')) caps.logging = {};

@@ -7,13 +7,14 @@
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
 import type { Capability } from './declared.js';
 import type { ExtensionRegistry } from './extensions/registry.js';
-import type { Era, HandlerContext, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { Era, HandlerContext, InputRequest, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { StateSealer } from './modern/sealer.js';
 import type { ResolvedOptions } from './options.js';
 import type { ClientContext } from './protocol.js';
 import type { PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry } from './registry.js';
 import type { Schedulable, Scheduler } from './scheduler.js';
 import type { SubscriptionBus } from './subscription-bus.js';
+import type { Tasks } from './tasks/service.js';
 import type { LogLevel, ServerInfo } from './types.js';
 
 /** A registry kind whose changes are announced. */
@@ -39,6 +40,8 @@ export interface ServerCore {
   capabilities(era: Era): Record<string, unknown>;
   /** Declared extensions, custom notifications, request hooks. */
   readonly extensions: ExtensionRegistry;
+  /** The tasks of this server, once a tool that runs as a task was added (or `options.tasks` was given). */
+  readonly tasks: Tasks | undefined;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;
 }
@@ -46,6 +49,8 @@ export interface ServerCore {
 /** What registration needs of the server: its registries and a way to announce a change. */
 export interface RegistryHost extends ServerCore {
   changed(kind: Kind): void;
+  /** A tool that runs as a task was added: switch tasks on (refused when `options.tasks` is false). */
+  useTasks(): void;
 }
 
 export interface Batch {
@@ -71,6 +76,14 @@ export interface ConnectionCore {
   /** Resource URIs subscribed with `resources/subscribe` (2025 revisions). */
   readonly subscriptions: Set<string>;
   readonly sessionId: string | undefined;
+  /** A key of this connection, unique among all processes (what tasks of a connection without a session belong to). */
+  readonly connectionKey: string;
+  /** One exchange per connection (stateless or 2026-07-28 HTTP): nothing made on it outlives it. */
+  readonly ephemeral: boolean;
+  /** Set when this stands in for the connection of a request handed to a task. */
+  readonly taskId?: string;
+  /** 2026-07-28, a request handed to a task: a question for the client, answered through tasks/update. */
+  input?(request: InputRequest, key: string | undefined): Promise<unknown>;
   send(message: JsonRpcMessage | JsonRpcMessage[], relatedRequestId?: RequestId): void;
   reply(req: Served, message: Record<string, unknown>): void;
   settled(req: Served): void;
@@ -79,7 +92,7 @@ export interface ConnectionCore {
     method: string,
     params: Record<string, unknown> | undefined,
     options: PeerRequestOptions | undefined,
-    origin: { readonly requestId: RequestId; readonly signal: AbortSignal } | undefined,
+    origin: { readonly requestId?: RequestId; readonly signal: AbortSignal } | undefined,
   ): Promise<T>;
 }
 
@@ -89,6 +102,17 @@ export interface MethodContext extends HandlerContext {
   readonly params: Record<string, unknown> | undefined;
   readonly context: MessageContext | undefined;
   readonly session: ConnectionCore;
+  /** Answered, cancelled or dropped. */
+  readonly finished: boolean;
+  /** 2026-07-28: this round asked the client for input and ends with input_required. */
+  readonly awaitingInput: boolean;
+  /**
+   * A task takes this request over: it leaves its connection's table and its concurrency slot, and
+   * `to` stands in for the connection from now on (it answers the request itself).
+   */
+  handOver(to: ConnectionCore): void;
+  /** Abort the handler and end the request without an answer. */
+  cancel(reason: unknown): void;
 }
 
 export type MethodRun = (req: MethodContext) => unknown;

@@ -3,6 +3,7 @@
 import { type CacheOptions, type ResolvedCache, resolveCache } from './modern/cache.js';
 import type { RequestStateOptions } from './modern/sealer.js';
 import type { SubscriptionBus } from './subscription-bus.js';
+import type { TaskOptions } from './tasks/types.js';
 
 export interface CapabilityOptions {
   /** Emit `notifications/{tools,resources,prompts}/list_changed` when registries change. Default true. */
@@ -52,6 +53,11 @@ export interface ServerOptions {
   cache?: CacheOptions;
   /** Sealing of the `requestState` of multi-round-trip requests (2026-07-28). */
   requestState?: RequestStateOptions;
+  /**
+   * Tasks (both eras): where they live, limits and TTLs. Switched on by a tool that runs as a task
+   * (`execution.taskSupport`), or by giving this; `false` refuses such tools.
+   */
+  tasks?: TaskOptions | false;
 }
 
 export interface ResolvedOptions {
@@ -73,6 +79,7 @@ export interface ResolvedOptions {
   subscriptionBus: SubscriptionBus | undefined;
   cache: ResolvedCache;
   requestState: RequestStateOptions;
+  tasks: TaskOptions | false | undefined;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -110,5 +117,6 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     subscriptionBus: options.subscriptionBus,
     cache: resolveCache(options.cache),
     requestState: { ...options.requestState },
+    tasks: options.tasks,
   };
 }

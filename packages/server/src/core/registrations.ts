@@ -21,6 +21,7 @@ import { UriTemplate } from './uri-template.js';
 export type { Kind } from './host.js';
 
 const DEFAULT_INPUT_SCHEMA = Object.freeze({ type: 'object' });
+const TASK_SUPPORT: readonly string[] = ['forbidden', 'optional', 'required'];
 
 function requireString(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.length === 0) {
@@ -84,7 +85,12 @@ export function addToolTo<I extends SchemaCandidate | undefined, O extends Schem
   handler: ToolHandler<I, O>,
 ): Registration<ToolDefinition<I, O>, ToolHandler<I, O>> {
   const name = requireString(definition?.name, 'tool name');
-  return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', buildTool, definition, handler);
+  const build = (d: ToolDefinition<I, O>, h: ToolHandler<I, O>): ToolEntry => {
+    const entry = buildTool(d, h);
+    if (entry.taskSupport !== 'forbidden') server.useTasks();
+    return entry;
+  };
+  return register(server, server.tools, 'tools', name, 'DUPLICATE_TOOL', build, definition, handler);
 }
 
 function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandidate | undefined>(
@@ -100,6 +106,13 @@ function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandid
     throw new LocalError(
       'INVALID_ARGUMENT',
       `the scopes of tool "${definition.name}" must be an array of strings`,
+    );
+  }
+  const taskSupport = definition.execution?.taskSupport ?? 'forbidden';
+  if (!TASK_SUPPORT.includes(taskSupport)) {
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `the execution.taskSupport of tool "${definition.name}" must be "forbidden", "optional" or "required", got ${JSON.stringify(taskSupport)}`,
     );
   }
   const input =
@@ -124,6 +137,7 @@ function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandid
     validateInput: input?.check,
     validateOutput: output?.check,
     scopes: scopes === undefined || scopes.length === 0 ? undefined : [...scopes],
+    taskSupport,
   };
 }
 

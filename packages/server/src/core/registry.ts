@@ -14,6 +14,7 @@ import type {
   TemplateReader,
   ToolHandler,
 } from './handler-types.js';
+import type { TaskSupport } from './tasks/types.js';
 import type { Check } from './tool-schema.js';
 import type { ResourceDefinition, ToolDefinition } from './types.js';
 import type { UriTemplate } from './uri-template.js';
@@ -25,6 +26,8 @@ export interface ToolEntry {
   validateOutput: Check | undefined;
   /** OAuth scopes a caller needs (checked by authenticated HTTP transports), if any. */
   scopes: readonly string[] | undefined;
+  /** Whether its calls run as tasks. */
+  taskSupport: TaskSupport;
 }
 export interface ResourceEntry {
   wire: Record<string, unknown>;

@@ -38,7 +38,8 @@ export class RequestState implements MethodContext, Served, LaterListener {
   private lastProgress = Number.NEGATIVE_INFINITY;
 
   constructor(
-    readonly session: ConnectionCore,
+    /** Its connection; after a hand-over, the task standing in for it. */
+    public session: ConnectionCore,
     readonly requestId: RequestId,
     readonly method: string,
     readonly params: Record<string, unknown> | undefined,
@@ -150,6 +151,17 @@ export class RequestState implements MethodContext, Served, LaterListener {
     if (hooks.length > 0) runAfter(hooks, this, outcome);
   }
 
+  /** 2026-07-28 rounds that ask for input say so; a 2025 request never ends a round that way. */
+  get awaitingInput(): boolean {
+    return false;
+  }
+
+  handOver(to: ConnectionCore): void {
+    const from = this.session;
+    this.session = to;
+    from.settled(this);
+  }
+
   /** The handler ran too long: abort it and answer -32001. */
   timeout(): void {
     const error = new McpError(
@@ -200,7 +212,9 @@ export class RequestState implements MethodContext, Served, LaterListener {
 
   progress(done: number, total?: number, message?: string): void {
     const token = (this.params?._meta as Record<string, unknown> | undefined)?.progressToken;
-    if (token === undefined || this.finished || !(done > this.lastProgress)) return;
+    // A task takes progress without a token too: it becomes the task's status message.
+    if (token === undefined && this.session.taskId === undefined) return;
+    if (this.finished || !(done > this.lastProgress)) return;
     this.lastProgress = done;
     const params: Record<string, unknown> = { progressToken: token, progress: done };
     if (total !== undefined) params.total = total;

@@ -45,6 +45,10 @@ import { Scheduler } from './scheduler.js';
 import type { SchemaCandidate, SchemaChecked, ToolSchema } from './schema-types.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
 import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
+import { taskIdsFilter } from './tasks/listen.js';
+import { addTaskMethods } from './tasks/methods.js';
+import { resolveTaskOptions, Tasks } from './tasks/service.js';
+import { TASKS_EXTENSION } from './tasks/views.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
 
 const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
@@ -79,6 +83,8 @@ export class McpServer implements ServerHost {
   readonly sealer: StateSealer;
   /** @internal declared extensions, custom notifications and request hooks. */
   readonly extensions = new ExtensionRegistry();
+  /** @internal the tasks, once switched on (a tool that runs as a task, or `options.tasks`). */
+  tasks: Tasks | undefined;
   private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
@@ -101,6 +107,7 @@ export class McpServer implements ServerHost {
       this.options.maxQueued,
       this.options.handlerTimeoutMs,
     );
+    if (this.options.tasks !== undefined && this.options.tasks !== false) this.useTasks();
   }
 
   /** The sessions currently connected. */
@@ -174,6 +181,26 @@ export class McpServer implements ServerHost {
     return this.extensions.addHook(hook);
   }
 
+  /**
+   * @internal Switch tasks on: the tasks extension is declared (2026-07-28), `capabilities.tasks`
+   * too (2025-11-25), and the task methods are served. Done once.
+   */
+  useTasks(): void {
+    if (this.tasks !== undefined) return;
+    const asked = this.options.tasks;
+    if (asked === false) {
+      throw new LocalError(
+        'CAPABILITY_NOT_DECLARED',
+        'a tool that runs as a task (execution.taskSupport) needs tasks, which ServerOptions.tasks: false turned off',
+      );
+    }
+    const tasks = new Tasks(resolveTaskOptions(asked));
+    this.extensions.declare(TASKS_EXTENSION);
+    addTaskMethods(this, tasks);
+    this.extensions.listenFilters.set('taskIds', taskIdsFilter(tasks));
+    this.tasks = tasks;
+  }
+
   // Connections
 
   /** Bind one transport to this server and start it. */
@@ -193,14 +220,15 @@ export class McpServer implements ServerHost {
   /** @internal a session closed. */
   detach(session: SessionImpl): void {
     this.live.delete(session);
+    this.tasks?.connectionClosed(session);
   }
 
   /**
    * What the server declares, from the options and what is registered now: the initialize result's
-   * capabilities (`legacy`) or server/discover's (`modern`); the same in both eras today.
+   * capabilities (`legacy`) or server/discover's (`modern`).
    */
-  capabilities(_era: Era = 'legacy'): Record<string, unknown> {
-    return declaredCapabilities(this);
+  capabilities(era: Era = 'legacy'): Record<string, unknown> {
+    return declaredCapabilities(this, era);
   }
 
   // Server-wide messages
@@ -303,6 +331,7 @@ export class McpServer implements ServerHost {
       this.closingHooks.clear();
       await new Promise<void>((resolve) => setTimeout(resolve, 0)); // let their answers leave
     }
+    await this.tasks?.close();
     await Promise.all([...this.live].map((session) => session.close()));
     this.scheduler.dispose();
     if (this.ownBus) await this.bus.close?.();

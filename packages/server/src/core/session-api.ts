@@ -10,6 +10,11 @@ export interface ConnectOptions {
    * taking the protocol version from the message context. Default false: such requests get -32600.
    */
   allowUninitialized?: boolean;
+  /**
+   * The connection carries one exchange and ends (stateless HTTP, a 2026-07-28 POST): what a task
+   * made on it belongs to the caller's principal, or, without one, to whoever holds its id.
+   */
+  ephemeral?: boolean;
 }
 
 /** One client connection, as the application sees it. */

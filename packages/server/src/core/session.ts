@@ -46,6 +46,7 @@ export class SessionImpl implements Session, ConnectionCore {
   readonly inflight = new IdTable<RequestState>();
   private readonly peerRequests: PeerRequests;
   private readonly fallbackClients = new Map<string, ClientContext>();
+  private key: string | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onnotification?: (method: string, params: Record<string, unknown> | undefined) => void;
@@ -77,6 +78,15 @@ export class SessionImpl implements Session, ConnectionCore {
 
   get sessionId(): string | undefined {
     return this.transport.sessionId;
+  }
+
+  get connectionKey(): string {
+    if (this.key === undefined) this.key = crypto.randomUUID();
+    return this.key;
+  }
+
+  get ephemeral(): boolean {
+    return this.options.ephemeral === true;
   }
 
   // Incoming
@@ -366,7 +376,7 @@ export class SessionImpl implements Session, ConnectionCore {
     method: string,
     params: Record<string, unknown> | undefined,
     options: PeerRequestOptions | undefined,
-    origin: RequestState | undefined,
+    origin: { readonly requestId?: RequestId; readonly signal: AbortSignal } | undefined,
   ): Promise<T> {
     if (this.closed) {
       return Promise.reject(new LocalError('CLOSED', `Cannot send ${method}: the connection is closed`));

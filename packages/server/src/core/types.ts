@@ -1,6 +1,7 @@
 /** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
 
 import type { JsonSchema, SchemaCandidate } from './schema-types.js';
+import type { TaskSupport } from './tasks/types.js';
 
 export type { JsonSchema };
 export type Meta = Record<string, unknown>;
@@ -155,6 +156,11 @@ export interface ToolDefinition<
   scopes?: readonly string[];
   annotations?: ToolAnnotations;
   icons?: Icon[];
+  /**
+   * Whether calls run as tasks: `forbidden` (the default), `optional` (when the client can), or
+   * `required`. The handler is the same either way; see "Tasks" in the README.
+   */
+  execution?: { taskSupport?: TaskSupport };
   _meta?: Meta;
 }
 

@@ -33,7 +33,10 @@ import { HttpServerTransport } from './transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {
-  connect(transport: Transport, options?: { allowUninitialized?: boolean }): Promise<unknown>;
+  connect(
+    transport: Transport,
+    options?: { allowUninitialized?: boolean; ephemeral?: boolean },
+  ): Promise<unknown>;
   /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
   readonly tools?: {
     get(
@@ -386,7 +389,7 @@ export function createMcpHttpHandler(
   return handler;
 }
 
-const STATELESS_CONNECT = [{}, { allowUninitialized: true }] as const;
+const STATELESS_CONNECT = [{}, { allowUninitialized: true, ephemeral: true }] as const;
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
   sendJsonError(res, refusal.status, refusal.code, refusal.message);

@@ -16,7 +16,7 @@ import type { RequestView } from './view.js';
  * extensions (the `Mcp-Name` field of custom methods, the custom notifications it handles).
  */
 export interface ModernServer {
-  connect(transport: ModernExchange): Promise<unknown>;
+  connect(transport: ModernExchange, options?: { ephemeral?: boolean }): Promise<unknown>;
   readonly tools?: { get(name: string): { readonly wire?: Record<string, unknown> } | undefined };
   readonly extensions?: {
     nameParam(method: string): string | undefined;
@@ -31,6 +31,8 @@ export interface ModernPostOptions {
 }
 
 const paramsCache = new WeakMap<object, HeaderParam[]>();
+/** A modern POST is one exchange: nothing made on its connection outlives it. */
+const EPHEMERAL = { ephemeral: true } as const;
 
 /** The view of a node:http request. */
 export function nodeView(req: IncomingMessage): RequestView {
@@ -102,7 +104,7 @@ export async function postModern(
     return sendJsonError(res, refusal.status, refusal.code, refusal.message, undefined, m.id);
   const exchange = new ModernExchange(res, options);
   try {
-    await server.connect(exchange);
+    await server.connect(exchange, EPHEMERAL);
   } catch (error) {
     options.report(error);
     return sendJsonError(res, 500, -32603, 'Internal error: the request could not be served');
@@ -126,7 +128,7 @@ async function deliverNotification(
 ): Promise<void> {
   const exchange = new ModernExchange(res, options);
   try {
-    await server.connect(exchange);
+    await server.connect(exchange, EPHEMERAL);
     exchange.onmessage?.(message, context);
   } catch (error) {
     options.report(error);

@@ -5,6 +5,7 @@ import type { MethodContext } from '../host.js';
 import { isThenable, Later, type LaterListener } from '../later.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
+import { startTask, taskMode } from '../tasks/decide.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
 import { invalidParams } from './params.js';
@@ -23,21 +24,27 @@ export function callTool(req: MethodContext): unknown {
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw invalidParams('tools/call needs params.arguments as an object', '/params/arguments');
   }
-  if (entry.validateInput === undefined) return runTool(req, entry, name, args);
+  const tasks = req.session.server.tasks;
+  const mode = tasks === undefined ? undefined : taskMode(req, entry.taskSupport, name);
+  const run = (value: Record<string, unknown>): unknown =>
+    tasks === undefined || mode === undefined
+      ? runTool(req, entry, name, value)
+      : startTask(tasks, req, mode, () => runTool(req, entry, name, value));
+  if (entry.validateInput === undefined) return run(args);
   const verdict = entry.validateInput(args);
-  if (verdict instanceof Promise) return verdict.then((v) => afterInput(req, entry, name, args, v));
-  return afterInput(req, entry, name, args, verdict);
+  if (verdict instanceof Promise) return verdict.then((v) => afterInput(req, name, args, v, run));
+  return afterInput(req, name, args, verdict, run);
 }
 
 function afterInput(
   req: MethodContext,
-  entry: ToolEntry,
   name: string,
   args: Record<string, unknown>,
   verdict: Verdict,
+  run: (args: Record<string, unknown>) => unknown,
 ): unknown {
-  if (verdict instanceof Accepted) return runTool(req, entry, name, verdict.value as Record<string, unknown>);
-  if (verdict === undefined) return runTool(req, entry, name, args);
+  if (verdict instanceof Accepted) return run(verdict.value as Record<string, unknown>);
+  if (verdict === undefined) return run(args);
   const text = `Invalid arguments for tool ${name}: ${verdict.pointer || '/'} ${verdict.message}`;
   if (toolInputErrorsAsResults(req.client.protocolVersion)) {
     return { content: [{ type: 'text', text }], isError: true };

@@ -73,7 +73,10 @@ export class InputBroker {
 }
 
 /** The capability an input request needs that the client did not declare, as a capabilities object. */
-function missingCapability(request: InputRequest, caps: ClientCapabilities): ClientCapabilities | undefined {
+export function missingCapability(
+  request: InputRequest,
+  caps: ClientCapabilities,
+): ClientCapabilities | undefined {
   if (request.method === 'sampling/createMessage') {
     if (!caps.sampling) return { sampling: {} };
     const p = request.params;
@@ -89,7 +92,7 @@ function missingCapability(request: InputRequest, caps: ClientCapabilities): Cli
 }
 
 /** Why an answer does not fit its question, or undefined. */
-function checkAnswer(request: InputRequest, answer: unknown): string | undefined {
+export function checkAnswer(request: InputRequest, answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return 'must be an object';
   const a = answer as Record<string, unknown>;
   if (request.method === 'elicitation/create') {

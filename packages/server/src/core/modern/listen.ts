@@ -24,8 +24,11 @@ const NOTIFICATION: Record<SubscriptionEvent['type'], string> = {
   resourceUpdated: 'notifications/resources/updated',
 };
 
-/** The client's filter, checked: known fields only, each of its type (-32602 naming the field). */
-export function readFilter(value: unknown): SubscriptionFilter {
+/**
+ * The client's filter, checked: known fields only, each of its type (-32602 naming the field).
+ * `extra` are the fields extensions added; they check their own values.
+ */
+export function readFilter(value: unknown, extra: ReadonlySet<string> = new Set()): SubscriptionFilter {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidParams(
       'subscriptions/listen needs params.notifications as an object',
@@ -41,7 +44,7 @@ export function readFilter(value: unknown): SubscriptionFilter {
       if (!Array.isArray(v) || v.some((uri) => typeof uri !== 'string')) {
         throw invalidParams('notifications.resourceSubscriptions must be an array of URIs', pointer);
       }
-    } else {
+    } else if (!extra.has(key)) {
       throw invalidParams(`notifications.${key} is not a notification type this server knows`, pointer);
     }
   }
@@ -50,15 +53,24 @@ export function readFilter(value: unknown): SubscriptionFilter {
 
 export function listen(req: MethodContext): Promise<unknown> {
   const server = req.session.server;
-  const asked = readFilter(req.params?.notifications);
-  const granted: SubscriptionFilter = {};
+  const filters = server.extensions.listenFilters;
+  const asked = readFilter(req.params?.notifications, new Set(filters.keys()));
+  const granted: SubscriptionFilter & Record<string, unknown> = {};
   if (server.options.listChanged) for (const flag of FLAGS) if (asked[flag] === true) granted[flag] = true;
   if (server.options.subscribe && asked.resourceSubscriptions !== undefined) {
     granted.resourceSubscriptions = asked.resourceSubscriptions;
   }
+  for (const [key, filter] of filters) {
+    const value = (asked as Record<string, unknown>)[key];
+    const grant = value === undefined ? undefined : filter.grant(value, req);
+    if (grant !== undefined) granted[key] = grant;
+  }
   const uris = new Set(granted.resourceSubscriptions ?? []);
   const meta = { [META_SUBSCRIPTION_ID]: req.requestId };
   req.notify('notifications/subscriptions/acknowledged', { _meta: meta, notifications: granted });
+  const extraStops = [...filters]
+    .filter(([key]) => granted[key] !== undefined)
+    .map(([key, filter]) => filter.start(granted[key], req, meta));
   return new Promise((resolve) => {
     const stop = server.bus.subscribe((event) => {
       if (event.type === 'resourceUpdated') {
@@ -69,6 +81,7 @@ export function listen(req: MethodContext): Promise<unknown> {
     });
     const end = (): void => {
       stop();
+      for (const stopExtra of extraStops) stopExtra();
       stopClosing();
       resolve({ _meta: meta });
     };

@@ -72,15 +72,22 @@ export class ModernRequest extends RequestState {
     });
   }
 
+  override get awaitingInput(): boolean {
+    return this.broker !== undefined && this.broker.pending.size > 0;
+  }
+
   override succeed(result: unknown): void {
-    if (this.broker !== undefined && this.broker.pending.size > 0) this.inputRequired();
+    // Handed to a task: the outcome is the task's, as it is (the task's views shape it).
+    if (this.session.taskId !== undefined) super.succeed(result);
+    else if (this.awaitingInput) this.inputRequired();
     else super.succeed(completeResult(this.session.server, this.method, result));
   }
 
   override fail(error: unknown): void {
-    const pending = this.broker !== undefined && this.broker.pending.size > 0;
-    if (error instanceof InputRequired || (pending && !(error instanceof LocalError))) this.inputRequired();
-    else super.fail(modernError(error));
+    if (this.session.taskId !== undefined) super.fail(error);
+    else if (error instanceof InputRequired || (this.awaitingInput && !(error instanceof LocalError))) {
+      this.inputRequired();
+    } else super.fail(modernError(error));
   }
 
   /** End this round with `input_required`: the questions still open and the sealed state. */
@@ -113,6 +120,8 @@ export class ModernRequest extends RequestState {
   // Input from the client
 
   private input(request: InputRequest, options: PeerRequestOptions | undefined): Promise<unknown> {
+    // Once a task holds the request, questions wait for tasks/update instead of ending a round.
+    if (this.session.input !== undefined) return this.session.input(request, options?.key);
     return (this.broker as InputBroker).ask(request, options?.key);
   }
 

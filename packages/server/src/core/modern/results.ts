@@ -28,6 +28,11 @@ export function completeResult(server: ServerCore, method: string, result: unkno
   return out;
 }
 
+/** A CreateTaskResult (tasks extension): the task, flat, with `resultType: "task"` and the server's identity. */
+export function taskCreated(server: ServerCore, task: Record<string, unknown>): Record<string, unknown> {
+  return { resultType: 'task', ...task, _meta: withServerInfo(server, undefined) };
+}
+
 export function withServerInfo(server: ServerCore, meta: unknown): Record<string, unknown> {
   const out = typeof meta === 'object' && meta !== null ? copyOf(meta as Record<string, unknown>) : {};
   out[META_SERVER_INFO] = server.wireInfo;

@@ -1,0 +1,76 @@
+/**
+ * Whether a tools/call runs as a task, and starting it. 2026-07-28: the server decides — a tool that
+ * supports tasks runs as one when the client declared the extension (on this request), and a tool
+ * that requires it is refused (-32021) otherwise. 2025-11-25: the client decides with `params.task`,
+ * which a tool that never runs as a task refuses (-32601), and a tool that requires it needs (-32601).
+ */
+
+import { ErrorCode, McpError } from '../errors.js';
+import { missingExtension } from '../extensions/client.js';
+import type { MethodContext } from '../host.js';
+import { invalidParams } from '../methods/params.js';
+import { TaskRun } from './run.js';
+import { ownerOf } from './scope.js';
+import type { Tasks } from './service.js';
+import type { TaskSupport } from './types.js';
+import { TASKS_EXTENSION } from './views.js';
+
+/** The shortest TTL granted to a 2025 client that asks for less. */
+const MIN_TTL_MS = 1000;
+
+export interface TaskMode {
+  /** The TTL a 2025 client asked for. */
+  readonly ttlMs?: number;
+}
+
+/** undefined: run the call directly; otherwise run it as a task. Throws the refusals. */
+export function taskMode(req: MethodContext, support: TaskSupport, name: string): TaskMode | undefined {
+  if (req.era === 'modern') {
+    if (support === 'forbidden') return undefined;
+    if (req.clientExtension(TASKS_EXTENSION) !== undefined) return {};
+    if (support === 'required')
+      throw missingExtension(TASKS_EXTENSION, `tool "${name}" (it runs only as a task)`);
+    return undefined;
+  }
+  const asked = req.params?.task;
+  if (asked === undefined || req.protocolVersion < '2025-11-25') {
+    if (support !== 'required') return undefined;
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: tool "${name}" runs only as a task: call it with params.task (protocol 2025-11-25)`,
+    );
+  }
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked)) {
+    throw invalidParams('tools/call needs params.task as an object', '/params/task');
+  }
+  const ttl = (asked as { ttl?: unknown }).ttl;
+  if (ttl !== undefined && ttl !== null && !(Number.isInteger(ttl) && (ttl as number) >= 0)) {
+    throw invalidParams('params.task.ttl must be a whole number of milliseconds', '/params/task/ttl');
+  }
+  if (support === 'forbidden') {
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: tool "${name}" does not run as a task (its execution.taskSupport is "forbidden")`,
+    );
+  }
+  return typeof ttl === 'number' ? { ttlMs: Math.max(ttl, MIN_TTL_MS) } : {};
+}
+
+/**
+ * Run `begin` (the tool's handler) as a task. 2025-11-25: the task is stored and answered first,
+ * then the handler starts. 2026-07-28: the handler starts at once; if it is still running after the
+ * sync window, and not waiting for multi-round-trip input, the request becomes a task.
+ */
+export function startTask(tasks: Tasks, req: MethodContext, mode: TaskMode, begin: () => unknown): unknown {
+  const owner = ownerOf(req);
+  if (req.era === 'legacy') {
+    const run = new TaskRun(tasks, req, tasks.newTask(owner, 'legacy', mode.ttlMs));
+    return run.created.then((stored) => (stored ? begin() : undefined));
+  }
+  const out = begin();
+  setTimeout(() => {
+    if (!req.finished && !req.awaitingInput)
+      new TaskRun(tasks, req, tasks.newTask(owner, 'modern', undefined));
+  }, tasks.options.syncWindowMs);
+  return out;
+}

@@ -1,0 +1,20 @@
+/**
+ * Whose a task is: the authenticated principal's when there is one; otherwise the 2025 HTTP
+ * session's, or the connection's (stdio, in memory); on a connection that carries one exchange
+ * (stateless or 2026-07-28 HTTP without auth) nobody's in particular: whoever holds the unguessable
+ * id. Another owner asking for a task id gets "not found".
+ */
+
+import type { MethodContext } from '../host.js';
+
+export function ownerOf(req: MethodContext): string {
+  if (req.principal !== undefined) return `p:${req.principal}`;
+  if (req.sessionId !== undefined) return `s:${req.sessionId}`;
+  if (req.session.ephemeral) return 'anonymous';
+  return `c:${req.session.connectionKey}`;
+}
+
+/** Whether tasks of `owner` die with the connection (nobody could ask for them afterwards). */
+export function ownedByConnection(owner: string): boolean {
+  return owner.startsWith('c:');
+}
