@@ -7,6 +7,7 @@ import { McpServer } from '@entropic-mcp/server';
 import { type McpHttpHandler, serveHttp } from '@entropic-mcp/server/http';
 import { addPrompts, addResources } from './catalog.js';
 import { addModernTools } from './modern.js';
+import { addTaskTools } from './tasks.js';
 import { addTools } from './tools.js';
 
 interface Args {
@@ -48,6 +49,7 @@ export function createConformanceServer(
   addResources(server);
   addPrompts(server);
   addModernTools(server);
+  addTaskTools(server);
   return server;
 }
 
