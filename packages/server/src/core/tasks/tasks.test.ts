@@ -202,7 +202,9 @@ describe('tasks in 2026-07-28', () => {
     );
     expect(done.params).toMatchObject({ taskId, result: { content: [{ text: 'done after 60 ms' }] } });
     const ack = peer.notifications.find((m) => m.method === 'notifications/subscriptions/acknowledged');
-    expect((ack?.params as { notifications?: unknown } | undefined)?.notifications).toEqual({ taskIds: [taskId] });
+    expect((ack?.params as { notifications?: unknown } | undefined)?.notifications).toEqual({
+      taskIds: [taskId],
+    });
     peer.capabilities = {};
     const refused = await peer.modern('subscriptions/listen', { notifications: { taskIds: [taskId] } });
     expect(refused.error).toMatchObject({ code: -32021 });
