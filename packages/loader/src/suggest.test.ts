@@ -13,6 +13,14 @@ describe('closest', () => {
     expect(closest('ecoh', ['echo', 'stop', 'delegate'])).toBe('echo');
   });
 
+  it('takes a longer or shorter form of a known word, split at _ or -, as meaning it', () => {
+    const keys = [...MCP_KEYS, 'redis', 'request_state_key'];
+    expect(closest('redis_url', keys)).toBe('redis');
+    expect(closest('REDIS-URL', keys)).toBe('redis');
+    expect(closest('request_state', keys)).toBe('request_state_key');
+    expect(closest('redistribute', keys)).toBeUndefined();
+  });
+
   it('suggests nothing for a word that is not near any', () => {
     expect(closest('models', MCP_KEYS)).toBeUndefined();
     expect(closest('x', [])).toBeUndefined();

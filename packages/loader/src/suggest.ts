@@ -1,8 +1,17 @@
 // Names the closest known word for a misspelt one (a config key, a tool name): "did you mean `plugins`?".
 import { distance } from 'fastest-levenshtein';
 
-/** The known word nearest to `word`, if it is near enough to be a likely typo of it. */
+/** Whether one word is the other with a `_`/`-` suffix (`redis_url` for `redis`, `working` for `working_dir`). */
+function isLongerForm(word: string, candidate: string): boolean {
+  const [shorter, longer] = word.length < candidate.length ? [word, candidate] : [candidate, word];
+  return shorter.length >= 3 && /^[_-]/.test(longer.slice(shorter.length)) && longer.startsWith(shorter);
+}
+
+/** The known word nearest to `word`, if it is near enough to be a likely typo or a longer form of it. */
 export function closest(word: string, known: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  const extended = known.find((candidate) => isLongerForm(lower, candidate.toLowerCase()));
+  if (extended !== undefined) return extended;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of known) {

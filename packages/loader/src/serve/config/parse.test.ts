@@ -81,6 +81,44 @@ describe('parseServeConfig', () => {
   });
 });
 
+describe('where a refusal points', () => {
+  it.each([
+    [
+      'an unknown plugin-entry key',
+      'mcp:\n  plugins:\n    - path: a.so\n      isolate: none\n',
+      4,
+      'did you mean `isolation`?',
+    ],
+    [
+      'a near miss under mcp',
+      'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
+      4,
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, request_state_key)',
+    ],
+    [
+      'a near miss at the top level',
+      'models: {}\nworking_dir: w\nmcp: {}\n',
+      2,
+      '"working_dir" is not read at the top level',
+    ],
+    [
+      'a bad value',
+      'mcp:\n  plugins:\n    - a.so\n    - path: b.so\n      timeout_ms: -5\n',
+      5,
+      'mcp.plugins[1].timeout_ms must be a positive integer',
+    ],
+    ['a bad redis URL', 'mcp:\n\n  redis: http://r\n', 3, 'mcp.redis must be a URL'],
+    ['a YAML syntax error', 'mcp:\n  plugins: [a.so\n  working_dir: w\n', 3, 'not valid YAML'],
+  ])('%s: file:line, then the message', (_, text, line, message) => {
+    expect(() => parseServeConfig(text, FILE)).toThrow(`${FILE}:${line}: `);
+    expect(() => parseServeConfig(text, FILE)).toThrow(message);
+  });
+
+  it('reads the engine keys that only look like serve keys from afar', () => {
+    expect(() => parseServeConfig('mcp:\n  enable_git: true\n  plugins: []\n', FILE)).not.toThrow();
+  });
+});
+
 describe('loadServeConfig', () => {
   it('resolves paths against the folder of the file it read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'entropic-config-'));

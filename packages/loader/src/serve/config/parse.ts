@@ -1,38 +1,80 @@
 // Reads the YAML config of `entropic-mcp serve` (the engine's format) into plugin entries, refusing what it cannot use.
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { isMap, LineCounter, parseDocument } from 'yaml';
 import { closest, didYouMean } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
 import type { PluginEntry, ServeFileConfig } from './types.js';
 
-/** A config file that cannot be used; the message names the file and the offending key. */
+/** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
 export class ConfigError extends Error {
   readonly code = 'ENTROPIC_MCP_CONFIG_INVALID';
   constructor(
     readonly file: string,
     message: string,
+    readonly line?: number,
   ) {
-    super(`${file}: ${message}`);
+    super(`${file}${line === undefined ? '' : `:${line}`}: ${message}`);
     this.name = 'ConfigError';
   }
 }
 
 const ENTRY_KEYS = ['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances'];
-const MCP_KEYS = ['plugins', 'working_dir', 'server_timeout_seconds'];
+const MCP_KEYS = ['plugins', 'working_dir', 'server_timeout_seconds', 'redis', 'request_state_key'];
+
+type Path = readonly (string | number)[];
+
+/** The file being read and where each of its keys and values sits, for messages that name the line. */
+class Source {
+  readonly #doc: ReturnType<typeof parseDocument>;
+  readonly #lines: LineCounter;
+
+  constructor(
+    readonly file: string,
+    text: string,
+  ) {
+    this.#lines = new LineCounter();
+    this.#doc = parseDocument(text, { lineCounter: this.#lines });
+    const [syntax] = this.#doc.errors;
+    if (syntax !== undefined)
+      throw new ConfigError(file, `not valid YAML: ${syntax.message}`, syntax.linePos?.[0].line);
+  }
+
+  data(): unknown {
+    return this.#doc.toJS();
+  }
+
+  /** The line of the key `key` in the mapping at `path`, or of the value at `path` when `key` is undefined. */
+  line(path: Path, key?: string): number | undefined {
+    const node = path.length === 0 ? this.#doc.contents : this.#doc.getIn(path, true);
+    let offset: number | undefined;
+    if (key !== undefined && isMap(node)) {
+      const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
+      offset = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+    } else offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+    return offset === undefined ? undefined : this.#lines.linePos(offset).line;
+  }
+
+  /** A refusal of the value at `path` (or of its key `key`), on its line. */
+  error(message: string, path: Path, key?: string): ConfigError {
+    return new ConfigError(this.file, message, this.line(path, key));
+  }
+}
 
 /** Refuses a key of `where` that is not one of `known`, suggesting the nearest. */
 function checkKeys(
-  file: string,
+  source: Source,
   where: string,
+  path: Path,
   raw: Record<string, unknown>,
   known: readonly string[],
 ): void {
   for (const key of Object.keys(raw)) {
     if (known.includes(key)) continue;
-    throw new ConfigError(
-      file,
+    throw source.error(
       `${where} has an unknown key "${key}"${didYouMean(key, known)} (known: ${known.join(', ')})`,
+      path,
+      key,
     );
   }
 }
@@ -41,14 +83,15 @@ function checkKeys(
  * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
  * near miss of one serve reads (`plugin` for `plugins`) is refused instead of being ignored.
  */
-function checkNearMisses(file: string, mcp: Record<string, unknown>): void {
+function checkNearMisses(source: Source, mcp: Record<string, unknown>): void {
   for (const key of Object.keys(mcp)) {
     if (MCP_KEYS.includes(key)) continue;
     const near = closest(key, MCP_KEYS);
     if (near !== undefined) {
-      throw new ConfigError(
-        file,
+      throw source.error(
         `mcp has an unknown key "${key}"; did you mean \`${near}\`? (serve reads ${MCP_KEYS.join(', ')})`,
+        ['mcp'],
+        key,
       );
     }
   }
@@ -58,15 +101,15 @@ function checkNearMisses(file: string, mcp: Record<string, unknown>): void {
  * Top-level keys other than `mcp` belong to the engine and are left alone, except a likely typo of `mcp`
  * or an `mcp` key written at the top level.
  */
-function checkTopLevel(file: string, doc: Record<string, unknown>): void {
+function checkTopLevel(source: Source, doc: Record<string, unknown>): void {
   for (const key of Object.keys(doc)) {
     if (key === 'mcp') continue;
     if (closest(key, ['mcp']) !== undefined) {
-      throw new ConfigError(file, `unknown top-level key "${key}"; did you mean \`mcp\`?`);
+      throw source.error(`unknown top-level key "${key}"; did you mean \`mcp\`?`, [], key);
     }
     const inner = closest(key, MCP_KEYS);
     if (inner !== undefined) {
-      throw new ConfigError(file, `"${key}" is not read at the top level; did you mean \`mcp: ${inner}:\`?`);
+      throw source.error(`"${key}" is not read at the top level; did you mean \`mcp: ${inner}:\`?`, [], key);
     }
   }
 }
@@ -75,34 +118,35 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function positiveInt(file: string, where: string, value: unknown): number {
+function positiveInt(source: Source, where: string, path: Path, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(file, `${where} must be a positive integer, got ${JSON.stringify(value)}`);
+    throw source.error(`${where} must be a positive integer, got ${JSON.stringify(value)}`, path);
   }
   return value;
 }
 
-function isolationOf(file: string, where: string, value: unknown): Isolation {
+function isolationOf(source: Source, where: string, path: Path, value: unknown): Isolation {
   if (value !== 'process' && value !== 'none') {
-    throw new ConfigError(file, `${where} must be "process" or "none", got ${JSON.stringify(value)}`);
+    throw source.error(`${where} must be "process" or "none", got ${JSON.stringify(value)}`, path);
   }
   return value;
 }
 
-function pluginPath(file: string, where: string, value: unknown): string {
+function pluginPath(source: Source, where: string, path: Path, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new ConfigError(file, `${where} must be a non-empty path string, got ${JSON.stringify(value)}`);
+    throw source.error(`${where} must be a non-empty path string, got ${JSON.stringify(value)}`, path);
   }
-  return isAbsolute(value) ? value : resolve(dirname(file), value);
+  return isAbsolute(value) ? value : resolve(dirname(source.file), value);
 }
 
-function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
+function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   const where = `mcp.plugins[${index}]`;
-  if (typeof raw === 'string') return { path: pluginPath(file, where, raw) };
+  const at = ['mcp', 'plugins', index];
+  if (typeof raw === 'string') return { path: pluginPath(source, where, at, raw) };
   if (!isRecord(raw)) {
-    throw new ConfigError(file, `${where} must be a path string or a mapping with "path"`);
+    throw source.error(`${where} must be a path string or a mapping with "path"`, at);
   }
-  checkKeys(file, where, raw, ENTRY_KEYS);
+  checkKeys(source, where, at, raw, ENTRY_KEYS);
   const entry: {
     path: string;
     config?: unknown;
@@ -110,42 +154,46 @@ function parseEntry(file: string, index: number, raw: unknown): PluginEntry {
     timeoutMs?: number;
     memoryLimitMb?: number;
     instances?: number;
-  } = { path: pluginPath(file, `${where}.path`, raw.path) };
+  } = { path: pluginPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
-  if (raw.isolation !== undefined) entry.isolation = isolationOf(file, `${where}.isolation`, raw.isolation);
+  if (raw.isolation !== undefined)
+    entry.isolation = isolationOf(source, `${where}.isolation`, [...at, 'isolation'], raw.isolation);
   if (raw.timeout_ms !== undefined)
-    entry.timeoutMs = positiveInt(file, `${where}.timeout_ms`, raw.timeout_ms);
+    entry.timeoutMs = positiveInt(source, `${where}.timeout_ms`, [...at, 'timeout_ms'], raw.timeout_ms);
   if (raw.memory_limit_mb !== undefined) {
-    entry.memoryLimitMb = positiveInt(file, `${where}.memory_limit_mb`, raw.memory_limit_mb);
+    entry.memoryLimitMb = positiveInt(
+      source,
+      `${where}.memory_limit_mb`,
+      [...at, 'memory_limit_mb'],
+      raw.memory_limit_mb,
+    );
   }
-  if (raw.instances !== undefined) entry.instances = positiveInt(file, `${where}.instances`, raw.instances);
+  if (raw.instances !== undefined)
+    entry.instances = positiveInt(source, `${where}.instances`, [...at, 'instances'], raw.instances);
   return entry;
 }
 
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
- * mapping), `mcp.working_dir` and `mcp.server_timeout_seconds`. An unknown key in a plugin entry is refused,
- * with the nearest known key; other keys are the engine's and are ignored, except near misses of serve's own
- * (`plugin:` under `mcp`, `mpc:` or `plugins:` at the top level), which are refused with a suggestion.
+ * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis` and `mcp.request_state_key`. An
+ * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
+ * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
+ * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
  * `file` must be absolute; relative paths inside are resolved against its folder.
  */
 export function parseServeConfig(text: string, file: string): ServeFileConfig {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    throw new ConfigError(file, `not valid YAML: ${(err as Error).message}`);
-  }
+  const source = new Source(file, text);
+  const doc = source.data();
   if (doc === null || doc === undefined) throw new ConfigError(file, 'the file is empty');
-  if (!isRecord(doc)) throw new ConfigError(file, 'the top level must be a mapping');
-  checkTopLevel(file, doc);
+  if (!isRecord(doc)) throw source.error('the top level must be a mapping', []);
+  checkTopLevel(source, doc);
   const mcp = doc.mcp;
   if (mcp === undefined)
     throw new ConfigError(file, 'no "mcp" section (plugins are listed under mcp: plugins:)');
-  if (!isRecord(mcp)) throw new ConfigError(file, '"mcp" must be a mapping');
-  checkNearMisses(file, mcp);
+  if (!isRecord(mcp)) throw source.error('"mcp" must be a mapping', ['mcp']);
+  checkNearMisses(source, mcp);
   const list = mcp.plugins ?? [];
-  if (!Array.isArray(list)) throw new ConfigError(file, 'mcp.plugins must be a list');
+  if (!Array.isArray(list)) throw source.error('mcp.plugins must be a list', ['mcp', 'plugins']);
   const config: {
     file: string;
     plugins: PluginEntry[];
@@ -155,20 +203,26 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     requestStateKey?: string;
   } = {
     file,
-    plugins: list.map((raw, i) => parseEntry(file, i, raw)),
+    plugins: list.map((raw, i) => parseEntry(source, i, raw)),
   };
-  if (mcp.working_dir !== undefined) config.root = pluginPath(file, 'mcp.working_dir', mcp.working_dir);
+  if (mcp.working_dir !== undefined)
+    config.root = pluginPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
   if (mcp.server_timeout_seconds !== undefined) {
-    config.timeoutMs = positiveInt(file, 'mcp.server_timeout_seconds', mcp.server_timeout_seconds) * 1000;
+    const at = ['mcp', 'server_timeout_seconds'];
+    config.timeoutMs =
+      positiveInt(source, 'mcp.server_timeout_seconds', at, mcp.server_timeout_seconds) * 1000;
   }
   if (mcp.redis !== undefined) {
     if (typeof mcp.redis !== 'string' || !/^rediss?:\/\//.test(mcp.redis))
-      throw new ConfigError(file, 'mcp.redis must be a URL starting with redis:// or rediss://');
+      throw source.error('mcp.redis must be a URL starting with redis:// or rediss://', ['mcp', 'redis']);
     config.redis = mcp.redis;
   }
   if (mcp.request_state_key !== undefined) {
     if (typeof mcp.request_state_key !== 'string' || mcp.request_state_key.length < 32)
-      throw new ConfigError(file, 'mcp.request_state_key must be a string of at least 32 characters');
+      throw source.error('mcp.request_state_key must be a string of at least 32 characters', [
+        'mcp',
+        'request_state_key',
+      ]);
     config.requestStateKey = mcp.request_state_key;
   }
   return config;
