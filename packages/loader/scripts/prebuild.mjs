@@ -104,7 +104,6 @@ function muslWanted() {
 function inputsHash() {
   const hash = createHash('sha256');
   const files = [
-    join(root, 'binding.gyp'),
     join(root, 'scripts', 'prebuild.mjs'),
     join(root, 'scripts', 'abi-dirs.mjs'),
     ...filesUnder(join(root, 'native')),
@@ -139,9 +138,10 @@ if (upToDate(hash)) {
 
 const scratch = mkdtempSync(join(root, '.prebuild-'));
 try {
-  for (const part of ['package.json', 'binding.gyp', 'native', 'scripts/abi-dirs.mjs']) {
+  for (const part of ['package.json', 'native', 'scripts/abi-dirs.mjs']) {
     cpSync(join(root, part), join(scratch, part), { recursive: true });
   }
+  copyFileSync(join(root, 'native', 'binding.gyp'), join(scratch, 'binding.gyp'));
   console.error(
     `prebuild: compiling the addon and the plugin host for ${platformDir} (node-gyp, about 15 s)`,
   );

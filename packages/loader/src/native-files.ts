@@ -1,9 +1,9 @@
 /**
  * Where the native parts (the plugin host executable and the in-process addon) are looked for, and what to
- * tell a user when one is missing. Used by both hosting modes and by `scripts/install-native.mjs`.
+ * tell a user when one is missing. Used by both hosting modes and by `entropic-mcp build-native`.
  *
- * Order, for both: a local build (`build/Release`, `build/Debug`; made by the install script when no prebuild
- * matched, or by `pnpm build` in the source repository), then the prebuild for this platform in
+ * Order, for both: a local build (`build/Release`, `build/Debug`; made by `entropic-mcp build-native` where no
+ * prebuild matches, or by `pnpm build` in the source repository), then the prebuild for this platform in
  * `prebuilds/<platform>-<arch>/`. The addon follows node-gyp-build's tag rules (platform, arch, N-API, libc);
  * the host is `entropic_plugin_host.<libc>` on Linux (libc as node-gyp-build sees it: `LIBC`, else musl on
  * Alpine, else glibc), else plain `entropic_plugin_host`.
@@ -70,8 +70,6 @@ export function buildAdvice(): string {
   if (!installedAsDependency()) return 'build it with `pnpm --filter @entropic-mcp/loader build`';
   return (
     `${PACKAGE_NAME} ships no prebuilt binary for ${platformLabel()}; compile it in your project with ` +
-    `\`npm install-scripts approve ${PACKAGE_NAME} && npm rebuild ${PACKAGE_NAME} --foreground-scripts\` ` +
-    `(pnpm: \`pnpm approve-builds\`, then \`pnpm rebuild ${PACKAGE_NAME}\`), which needs a C/C++ compiler, ` +
-    'make and python3'
+    '`npx entropic-mcp build-native` (once; it needs a C/C++ compiler, make and python3)'
   );
 }

@@ -2,13 +2,14 @@
 // tarballs with plain npm and `--ignore-scripts` into an empty project outside the workspace, so nothing is
 // compiled there; build a plugin whose Makefile finds the headers through abi-headers' own bin, serve it with the
 // installed `entropic-mcp` in both hosting modes, and call it with the official SDK client. Also: the musl host,
-// the advice for a platform without a prebuild, the install step's decision, and publint on every tarball.
+// the advice for a platform without a prebuild and `entropic-mcp build-native`, publint on every tarball, and a
+// plain npm install (scripts on) of the loader without @entropic-mcp/redis: no install-script warning, no ioredis.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir, textOf } from './support/serve-helpers.js';
 
 const PACKAGES = ['abi-headers', 'codegen', 'server', 'redis', 'loader'];
@@ -20,6 +21,9 @@ let project: string;
 let env: NodeJS.ProcessEnv;
 let plugin: string;
 let installedLoader: string;
+/** A project where npm installed abi-headers, server and loader with scripts on, and not the Redis package. */
+let plain: string;
+let plainInstall: string;
 const tarballs: Record<string, string> = {};
 
 function run(cmd: string, args: string[], cwd: string, runEnv: NodeJS.ProcessEnv = process.env): string {
@@ -60,7 +64,31 @@ beforeAll(() => {
   // The Makefile asked abi-headers' bin for the include folder (the codegen CLI is not needed).
   expect(make).toContain(`-I"${join(project, 'node_modules', '@entropic-mcp', 'abi-headers', 'include')}"`);
   plugin = join(project, 'packed', 'build', 'libpacked.so');
+
+  plain = tempDir('packed-plain');
+  writeFileSync(
+    join(plain, 'package.json'),
+    JSON.stringify({ name: 'plain', private: true, type: 'module' }),
+  );
+  const installed = spawnSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      ...['abi-headers', 'server', 'loader'].map((n) => tarballs[n]!),
+    ],
+    { cwd: plain, encoding: 'utf8' },
+  );
+  plainInstall = `${installed.stdout}${installed.stderr}`;
+  expect(installed.status, plainInstall).toBe(0);
 }, 10 * MINUTES);
+
+afterAll(() => {
+  for (const dir of [packs, project, plain])
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
 
 async function serveAndCall(isolation: string): Promise<{ text: string; stderr: string }> {
   const transport = new StdioClientTransport({
@@ -91,6 +119,31 @@ describe('packed tarballs', () => {
     for (const name of PACKAGES) {
       const manifest = run('tar', ['xzf', tarballs[name]!, '-O', 'package/package.json'], packs);
       expect(manifest, name).not.toContain('workspace:');
+    }
+  });
+
+  it('ship the sources every source map and declaration map points at', () => {
+    for (const name of PACKAGES) {
+      const dir = tempDir(`unpacked-${name}`);
+      run('tar', ['xzf', tarballs[name]!, '-C', dir], packs);
+      const root = join(dir, 'package');
+      const maps = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.map'));
+      expect(maps.length, name).toBeGreaterThan(0);
+      const missing: string[] = [];
+      for (const map of maps) {
+        const { sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sources: string[] };
+        for (const source of sources) {
+          const target = join(root, dirname(map), source);
+          if (!existsSync(target)) missing.push(`${map} -> ${source}`);
+        }
+      }
+      expect(missing, name).toEqual([]);
+      const listing = readdirSync(join(root), { recursive: true, encoding: 'utf8' });
+      expect(
+        listing.filter((f) => /\.test\.[cm]?[jt]s$/.test(f)),
+        name,
+      ).toEqual([]);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -161,26 +214,86 @@ describe('installed with --ignore-scripts', () => {
     );
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('ships no prebuilt binary for linux-x64 (musl)');
-    expect(r.stderr).toContain('npm rebuild @entropic-mcp/loader');
+    expect(r.stderr).toContain('npx entropic-mcp build-native');
     expect(r.stderr).not.toContain('pnpm --filter');
   });
 
-  it('install step: silent with a matching prebuild, compiles with progress without one', () => {
-    const script = join(installedLoader, 'scripts', 'install-native.mjs');
-    const matched = spawnSync(process.execPath, [script], { cwd: installedLoader, env, encoding: 'utf8' });
-    expect(matched.status).toBe(0);
-    expect(matched.stderr + matched.stdout).toBe('');
-    expect(existsSync(join(installedLoader, 'build'))).toBe(false);
-    // No musl addon ships: the step runs node-gyp (here with a compiler that fails at once, to stay fast) and
-    // says why and what it does; a failed compile does not fail the install.
-    const unmatched = spawnSync(process.execPath, [script], {
-      cwd: installedLoader,
-      env: { ...env, LIBC: 'musl', CC: 'false', CXX: 'false' },
-      encoding: 'utf8',
-    });
-    expect(unmatched.status).toBe(0);
-    expect(unmatched.stderr).toContain('no prebuilt in-process addon for linux-x64 (musl); compiling');
-    expect(unmatched.stderr).toContain('compiling the native parts failed');
-    expect(existsSync(join(installedLoader, 'build', 'Makefile'))).toBe(true);
+  it('has no install script, so npm never runs one', () => {
+    const manifest = JSON.parse(
+      run('tar', ['xzf', tarballs.loader!, '-O', 'package/package.json'], packs),
+    ) as { scripts?: Record<string, string> };
+    expect(Object.keys(manifest.scripts ?? {}).filter((k) => /install/.test(k))).toEqual([]);
+    // A binding.gyp at the root would make npm and pnpm run `node-gyp rebuild`; build-native's copy is in native/.
+    const listing = run('tar', ['tzf', tarballs.loader!], packs).split('\n');
+    expect(listing).not.toContain('package/binding.gyp');
+    expect(listing).toContain('package/native/binding.gyp');
   });
+});
+
+describe('installed with plain npm (scripts on), without @entropic-mcp/redis', () => {
+  it('prints no install-script warning and compiles nothing', () => {
+    expect(plainInstall).not.toMatch(/install-scripts|allowScripts|install script/i);
+    expect(existsSync(join(plain, 'node_modules', '@entropic-mcp', 'loader', 'build'))).toBe(false);
+  });
+
+  it('installs neither ioredis nor @entropic-mcp/redis, and serves a plugin from the prebuild', () => {
+    expect(existsSync(join(plain, 'node_modules', 'ioredis'))).toBe(false);
+    expect(existsSync(join(plain, 'node_modules', '@entropic-mcp', 'redis'))).toBe(false);
+    const answer = JSON.parse(
+      run('npx', ['--no-install', 'entropic-mcp', 'call', plugin, 'hello', '{"name":"plain"}'], plain),
+    ) as { result: string };
+    expect(answer.result).toBe('Hello, plain!');
+  });
+
+  it('serve --redis says which package to install', () => {
+    const r = spawnSync(
+      'npx',
+      [
+        '--no-install',
+        'entropic-mcp',
+        'serve',
+        '--plugin',
+        plugin,
+        '--http',
+        '127.0.0.1:0',
+        '--redis',
+        'redis://127.0.0.1:9',
+      ],
+      { cwd: plain, encoding: 'utf8', timeout: MINUTES },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--redis (or mcp.redis) needs the package @entropic-mcp/redis');
+    expect(r.stderr).toContain('npm install @entropic-mcp/redis');
+  });
+
+  it(
+    'build-native compiles what a platform lacks, explicitly, and the in-process mode then runs',
+    () => {
+      const musl = { ...process.env, LIBC: 'musl' };
+      const call = [
+        '--no-install',
+        'entropic-mcp',
+        'call',
+        plugin,
+        'hello',
+        '{"name":"built"}',
+        '--isolation',
+        'none',
+      ];
+      const before = spawnSync('npx', call, { cwd: plain, env: musl, encoding: 'utf8' });
+      expect(before.status).not.toBe(0);
+      expect(before.stderr).toContain('npx entropic-mcp build-native');
+      const build = spawnSync('npx', ['--no-install', 'entropic-mcp', 'build-native'], {
+        cwd: plain,
+        env: musl,
+        encoding: 'utf8',
+        timeout: 5 * MINUTES,
+      });
+      expect(build.status, build.stderr).toBe(0);
+      expect(build.stderr).toMatch(/compiled both parts in [\d.]+ s/);
+      const after = JSON.parse(run('npx', call, plain, musl)) as { result: string };
+      expect(after.result).toBe('Hello, built!');
+    },
+    6 * MINUTES,
+  );
 });

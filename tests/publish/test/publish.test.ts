@@ -1,7 +1,17 @@
 // A real publish: `changeset version` and `changeset publish` from a temporary copy of the repository into a
 // local Verdaccio registry, then plain npm installs @entropic-mcp/server and @entropic-mcp/loader from it into an
-// empty project, builds a plugin and serves it to the official SDK client.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+// empty project (no install-script warning, no Redis client), builds a plugin and serves it to the official SDK
+// client.
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,6 +26,7 @@ type Name = (typeof PUBLISHED)[number];
 let registry: Registry;
 let repo: string;
 let project: string;
+let installOutput: string;
 const timings: string[] = [];
 let last = Date.now();
 /** Notes how long the step that just ended took; printed at the end, to see where the minutes go. */
@@ -87,7 +98,13 @@ beforeAll(async () => {
   );
   // Our scope comes from the local registry; third-party dependencies from the default one.
   writeFileSync(join(project, '.npmrc'), `@entropic-mcp:registry=${registry.url}\n`);
-  sh('npm', ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/loader'], project);
+  const install = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/loader'],
+    { cwd: project, encoding: 'utf8' },
+  );
+  installOutput = `${install.stdout}${install.stderr}`;
+  if (install.status !== 0) throw new Error(`npm install failed:\n${installOutput}`);
   step('npm install in an empty project');
 }, 15 * MINUTES);
 
@@ -101,6 +118,9 @@ describe('changeset publish to a local registry', () => {
   it('versions each package on its own: the changed server, its dependent loader, nothing else', () => {
     expect(after.server).toBe(bump(before.server, 'minor'));
     expect(after.loader).toBe(bump(before.loader, 'patch'));
+    // The server is a peer of the Redis package and a 0.x minor leaves its ^ range: that is a major for it.
+    // The loader's optional peer range on the Redis package (>=0.1.0) takes it, so the loader stays a patch.
+    expect(after.redis).toBe(`${Number(before.redis.split('.')[0]) + 1}.0.0`);
     expect(after['abi-headers']).toBe(before['abi-headers']);
     expect(after.codegen).toBe(before.codegen);
   });
@@ -125,6 +145,12 @@ describe('changeset publish to a local registry', () => {
     expect(listing).toContain('package/prebuilds/linux-x64/@entropic-mcp+loader.glibc.node');
     expect(listing).toContain('package/prebuilds/linux-x64/entropic_plugin_host.glibc');
     expect(listing).toContain('package/prebuilds/linux-x64/entropic_plugin_host.musl');
+  });
+
+  it('installs with plain npm without an install-script warning, and without the Redis packages', () => {
+    expect(installOutput).not.toMatch(/install-scripts|allowScripts|install script/i);
+    expect(existsSync(join(project, 'node_modules', 'ioredis'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', '@entropic-mcp', 'redis'))).toBe(false);
   });
 
   it(

@@ -1,3 +1,6 @@
+# The node-gyp build of the plugin host and the in-process addon. It lives here, not at the package root, so
+# no package manager runs `node-gyp rebuild` on install; scripts/build-native.mjs (and prebuild.mjs) copy it to
+# binding.gyp at the package root for the build, so every path below is relative to the package root.
 {
   "variables": {
     "abi_include%": "<!(node scripts/abi-dirs.mjs include)",
