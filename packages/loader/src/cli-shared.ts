@@ -17,8 +17,8 @@ export function isolationOf(value: string | undefined): Isolation {
 }
 
 /** A plugin path from the command line: relative paths are taken from the current directory. */
-export function pluginPath(value: string | undefined, usage: string): string {
-  if (value === undefined) throw new UsageError(`missing PLUGIN.so\n${usage}`);
+export function pluginPath(value: string | undefined, _usage?: string): string {
+  if (value === undefined) throw new UsageError('missing PLUGIN.so');
   return resolve(value);
 }
 
@@ -30,11 +30,15 @@ export function parseJson(text: string, what: string): unknown {
   }
 }
 
+/** The line after a usage error: where the options are explained (the error itself is one line). */
+export function usageHint(command: string): string {
+  return `run \`entropic-mcp ${command} --help\` for its options\n`;
+}
+
 /** Prints an error the way every command does; returns the exit status. */
-export function report(command: string, error: unknown, usage: string): number {
+export function report(command: string, error: unknown, _usage?: string): number {
   if (error instanceof UsageError) {
-    process.stderr.write(`entropic-mcp ${command}: ${error.message}\n`);
-    if (!error.message.includes('usage:')) process.stderr.write(usage);
+    process.stderr.write(`entropic-mcp ${command}: ${error.message}\n${usageHint(command)}`);
     return 2;
   }
   if (error instanceof PluginError) {

@@ -45,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!NAME.test(name) || !commands().includes(name)) {
-    process.stderr.write(`entropic-mcp: unknown command "${name}"\n${usage()}`);
+    process.stderr.write(
+      `entropic-mcp: unknown command "${name}" (commands: ${commands().join(', ')})\n` +
+        'run `entropic-mcp --help` for more\n',
+    );
     return 2;
   }
   const command = (await import(`./cli/${name}.js`)) as Command;

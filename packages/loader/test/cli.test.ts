@@ -167,4 +167,33 @@ describe('entropic-mcp', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('unknown command "frobnicate"');
   });
+
+  it.each([
+    [['frobnicate'], 'entropic-mcp: unknown command "frobnicate" (commands: ', 'run `entropic-mcp --help`'],
+    [
+      ['serve', '--htp', '80'],
+      "entropic-mcp serve: Unknown option '--htp'",
+      'run `entropic-mcp serve --help`',
+    ],
+    [
+      ['serve', '--stdio', '--http', '80'],
+      'entropic-mcp serve: --stdio and --http exclude',
+      'run `entropic-mcp serve --help`',
+    ],
+    [['call', fixture('crashy')], 'entropic-mcp call: missing TOOL', 'run `entropic-mcp call --help`'],
+    [['inspect'], 'entropic-mcp inspect: missing PLUGIN.so', 'run `entropic-mcp inspect --help`'],
+    [
+      ['new-plugin'],
+      'entropic-mcp new-plugin: expected exactly one NAME',
+      'run `entropic-mcp new-plugin --help`',
+    ],
+  ])('a usage error (%j) is one line and a hint, not the usage text', (args, first, hint) => {
+    const r = run(...args);
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines, r.stderr).toHaveLength(2);
+    expect(lines[0]).toContain(first);
+    expect(lines[1]).toContain(hint);
+    expect(r.stderr).not.toContain('usage:');
+  });
 });

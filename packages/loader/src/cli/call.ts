@@ -62,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const [file, tool, argsText, ...extra] = positionals;
     const path = pluginPath(file, USAGE);
-    if (tool === undefined) throw new UsageError(`missing TOOL\n${USAGE}`);
+    if (tool === undefined) throw new UsageError('missing TOOL');
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const args = argsText === undefined ? {} : parseJson(argsText, 'ARGS_JSON');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {

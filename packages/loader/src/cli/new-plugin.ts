@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { usageHint } from '../cli-shared.js';
 
 const USAGE = `usage: entropic-mcp new-plugin NAME [--dir DIR]
 
@@ -57,7 +58,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (err) {
-    process.stderr.write(`entropic-mcp new-plugin: ${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`entropic-mcp new-plugin: ${(err as Error).message}\n${usageHint('new-plugin')}`);
     return 2;
   }
   if (parsed.values.help) {
@@ -66,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const [name, ...extra] = parsed.positionals;
   if (name === undefined || extra.length > 0) {
-    process.stderr.write(`entropic-mcp new-plugin: expected exactly one NAME\n${USAGE}\n`);
+    process.stderr.write(`entropic-mcp new-plugin: expected exactly one NAME\n${usageHint('new-plugin')}`);
     return 2;
   }
   const target = resolve(parsed.values.dir ?? '.', name);

@@ -2,7 +2,9 @@
 import cluster from 'node:cluster';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { usageHint } from '../cli-shared.js';
 import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
+import { whenParentGone } from '../serve/orphan.js';
 import { type ServeHandle, startServe } from '../serve/start.js';
 import { runWorkers, WORKER_INDEX_ENV } from '../serve/workers.js';
 
@@ -32,7 +34,10 @@ function listenForSignals(): { onSignal: (stop: (why: string) => void) => void }
   };
 }
 
-/** Resolves once a signal arrives (or stdin ends, for stdio), after the server and plugins closed. */
+/**
+ * Resolves once a signal arrives (or stdin ends, for stdio, or the parent process is gone), after the server and
+ * plugins closed.
+ */
 function untilShutdown(
   handle: ServeHandle,
   stdio: boolean,
@@ -61,6 +66,7 @@ function untilShutdown(
         });
     };
     signals.onSignal(stop);
+    whenParentGone(() => stop('the parent process is gone'));
     if (stdio) void handle.ended.then(() => stop('stdin closed'));
   });
 }
@@ -70,7 +76,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     args = parseServeArgs(argv);
   } catch (error) {
-    fail(`${(error as Error).message}\n${SERVE_USAGE}`);
+    fail((error as Error).message);
+    process.stderr.write(usageHint('serve'));
     return 2;
   }
   if (args.help) {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
+import { whenParentGone } from './orphan.js';
 
 /** The environment variable carrying a worker's index (0 prints the start-up report). */
 export const WORKER_INDEX_ENV = 'ENTROPIC_MCP_WORKER';
@@ -77,5 +78,6 @@ export async function runWorkers(
     for (let i = 0; i < count; i++) fork(i);
     process.once('SIGINT', () => stopAll(0));
     process.once('SIGTERM', () => stopAll(0));
+    whenParentGone(() => stopAll(0));
   });
 }
