@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
@@ -108,7 +108,9 @@ function summarize() {
 const task = process.argv[2];
 if (task === 'serve') {
   setup();
-  must('node', [join(root, 'scripts', 'serve-examples.mjs'), ...process.argv.slice(3)]);
+  // In this process, not a child: serve then watches this process's parent (npm), and ends when it is gone.
+  const { serveExamples } = await import(pathToFileURL(join(root, 'scripts', 'serve-examples.mjs')).href);
+  process.exit(await serveExamples(process.argv.slice(3)));
 } else if (task === 'test') {
   ensureTestTools();
   setup();

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Serves the bundled example C plugins with `entropic-mcp serve` (run by `npm start` after install and build).
+// Serves the bundled example C plugins with `entropic-mcp serve` (run by `npm start` after install and build,
+// in the same process, so serve's parent is the launcher and serve ends when the launcher is gone).
 //   node scripts/serve-examples.mjs [--port N] [--host H] [--stdio]
 // Default: Streamable HTTP on 127.0.0.1:3000, or the next free port up to 3009 when 3000 is taken.
 import { existsSync, readdirSync } from 'node:fs';
@@ -11,14 +12,6 @@ import { parseArgs } from 'node:util';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const examples = join(root, 'examples', 'plugins');
 const serveModule = join(root, 'packages', 'loader', 'dist', 'cli', 'serve.js');
-
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '3000' },
-    host: { type: 'string', default: '127.0.0.1' },
-    stdio: { type: 'boolean', default: false },
-  },
-});
 
 /** Every built example plugin: examples/plugins/<name>/build/*.so */
 function examplePlugins() {
@@ -52,30 +45,44 @@ async function choosePort(host, preferred) {
   return 0;
 }
 
-const plugins = examplePlugins();
-if (plugins.length === 0) {
-  console.error(
-    `✖ no built example plugins under ${examples}/*/build/ — run \`pnpm exec turbo run build\` first`,
-  );
-  process.exit(1);
-}
-if (!existsSync(serveModule)) {
-  console.error(`✖ ${serveModule} is missing — run \`pnpm exec turbo run build\` first`);
-  process.exit(1);
+/** Serves the examples as `argv` asks; resolves with serve's exit status. */
+export async function serveExamples(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '3000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      stdio: { type: 'boolean', default: false },
+    },
+  });
+  const plugins = examplePlugins();
+  if (plugins.length === 0) {
+    console.error(
+      `✖ no built example plugins under ${examples}/*/build/ — run \`pnpm exec turbo run build\` first`,
+    );
+    process.exit(1);
+  }
+  if (!existsSync(serveModule)) {
+    console.error(`✖ ${serveModule} is missing — run \`pnpm exec turbo run build\` first`);
+    process.exit(1);
+  }
+
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`✖ --port expects 0-65535, got "${values.port}"`);
+    process.exit(2);
+  }
+  const args = plugins.flatMap((p) => ['--plugin', p]);
+  args.push('--root', root);
+  if (!values.stdio)
+    args.push(
+      '--http',
+      `${values.host.includes(':') ? `[${values.host}]` : values.host}:${await choosePort(values.host, port)}`,
+    );
+
+  const { run } = await import(pathToFileURL(serveModule).href);
+  return run(args);
 }
 
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`✖ --port expects 0-65535, got "${values.port}"`);
-  process.exit(2);
-}
-const args = plugins.flatMap((p) => ['--plugin', p]);
-args.push('--root', root);
-if (!values.stdio)
-  args.push(
-    '--http',
-    `${values.host.includes(':') ? `[${values.host}]` : values.host}:${await choosePort(values.host, port)}`,
-  );
-
-const { run } = await import(pathToFileURL(serveModule).href);
-process.exit(await run(args));
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  process.exit(await serveExamples(process.argv.slice(2)));

@@ -93,3 +93,38 @@ describe('web frameworks', () => {
     await drive(host.url);
   });
 });
+
+describe('mounted under a path the framework strips', () => {
+  it("Express app.use('/mcp', handler): req.url is '/', the handler reads req.originalUrl", async () => {
+    const host = await expressHost(server(), undefined, express.json(), '/mcp');
+    hosts.push(host);
+    await drive(host.url);
+  });
+
+  it("Express app.use('/api', handler) with the default path: 404 naming the endpoint's path", async () => {
+    const host = await expressHost(server(), undefined, express.json(), '/api');
+    hosts.push(host);
+    const res = await post(host.url, INIT_BODY);
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).message).toBe('Not Found: the MCP endpoint is /mcp');
+  });
+
+  it('Fastify, the route in a plugin registered with prefix /mcp (the raw URL is whole)', async () => {
+    const host = await fastifyHost(server(), '/mcp');
+    hosts.push(host);
+    await drive(host.url);
+  });
+
+  it("Hono app.mount('/mcp', handler): a 404 that says to set path: '/', which then works", async () => {
+    const stripped = await honoHost(server(), '/mcp');
+    hosts.push(stripped);
+    const res = await post(stripped.url, INIT_BODY);
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).message).toContain(
+      "stripped the mount path (Hono's app.mount), give it the option path: '/'",
+    );
+    const host = await honoHost(server(), '/mcp', { path: '/' });
+    hosts.push(host);
+    await drive(host.url);
+  });
+});

@@ -330,10 +330,17 @@ export function createMcpHttpHandler(
     sendJsonError(res, 500, -32603, 'Internal error');
   }
 
-  /** The paths beside the endpoint: protected-resource metadata when auth is configured, else 404. */
+  /**
+   * The paths beside the endpoint: protected-resource metadata when auth is configured, else 404 naming the
+   * endpoint's path, and at `/` the fix for a framework that strips its mount path before the handler sees it.
+   */
   function elsewhere(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
-    sendJsonError(res, 404, -32000, 'Not Found');
+    const stripped =
+      pathname === '/'
+        ? `; if a framework mounted this handler and stripped the mount path (Hono's app.mount), give it the option path: '/'`
+        : '';
+    sendJsonError(res, 404, -32000, `Not Found: the MCP endpoint is ${opts.path}${stripped}`);
   }
 
   async function authenticated(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
@@ -351,7 +358,9 @@ export function createMcpHttpHandler(
 
   // Synchronous up to the body read: an unauthenticated POST goes straight to `post`.
   const handler = ((req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
+    // Express and Connect keep the URL as it came in `originalUrl` when a mount (`app.use('/mcp', …)`) strips it.
+    const original = (req as { originalUrl?: unknown }).originalUrl;
+    const url = typeof original === 'string' ? original : (req.url ?? '/');
     const query = url.indexOf('?');
     const pathname = query < 0 ? url : url.slice(0, query);
     if (pathname !== opts.path) {
