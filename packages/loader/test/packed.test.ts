@@ -26,14 +26,31 @@ let plain: string;
 let plainInstall: string;
 const tarballs: Record<string, string> = {};
 
+/**
+ * Runs a command to its end. A command still running after five minutes is killed and fails the step
+ * with what it printed (an npm that stalls waiting on the registry must not hold the test run for hours);
+ * an npm install killed that way is tried once more, since a stall there comes from the network.
+ */
 function run(cmd: string, args: string[], cwd: string, runEnv: NodeJS.ProcessEnv = process.env): string {
-  try {
-    return execFileSync(cmd, args, { cwd, env: runEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `${cmd} ${args.join(' ')} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
-    );
+  const attempts = cmd === 'npm' && args[0] === 'install' ? 2 : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return execFileSync(cmd, args, {
+        cwd,
+        env: runEnv,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 5 * MINUTES,
+        killSignal: 'SIGKILL',
+      });
+    } catch (error) {
+      const e = error as { stdout?: string; stderr?: string; message: string; signal?: string };
+      if (e.signal === 'SIGKILL' && attempt < attempts) continue;
+      const stalled = e.signal === 'SIGKILL' ? ' (still running after 5 minutes: killed)' : '';
+      throw new Error(
+        `${cmd} ${args.join(' ')} (in ${cwd}) failed${stalled}: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+      );
+    }
   }
 }
 
@@ -79,11 +96,11 @@ beforeAll(() => {
       '--no-package-lock',
       ...['abi-headers', 'server', 'loader'].map((n) => tarballs[n]!),
     ],
-    { cwd: plain, encoding: 'utf8' },
+    { cwd: plain, encoding: 'utf8', timeout: 5 * MINUTES, killSignal: 'SIGKILL' },
   );
   plainInstall = `${installed.stdout}${installed.stderr}`;
   expect(installed.status, plainInstall).toBe(0);
-}, 10 * MINUTES);
+}, 25 * MINUTES);
 
 afterAll(() => {
   for (const dir of [packs, project, plain])

@@ -101,7 +101,8 @@ beforeAll(async () => {
   const install = spawnSync(
     'npm',
     ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/loader'],
-    { cwd: project, encoding: 'utf8' },
+    // A stalled install (waiting on the registry) is killed and reported instead of holding the run.
+    { cwd: project, encoding: 'utf8', timeout: 10 * MINUTES, killSignal: 'SIGKILL' },
   );
   installOutput = `${install.stdout}${install.stderr}`;
   if (install.status !== 0) throw new Error(`npm install failed:\n${installOutput}`);
