@@ -1,4 +1,5 @@
-// The spin policy's two brakes: backing off after misses, and no spinning while the event loop is busy.
+// The spin policy: which bursts are lone (few calls in flight now and just before, on a loop that is not busy),
+// and backing off after spins that found nothing.
 import { describe, expect, it } from 'vitest';
 import { LoopLoad, SpinPolicy } from './spin.js';
 
@@ -64,23 +65,46 @@ describe('LoopLoad and spins', () => {
 });
 
 describe('SpinPolicy', () => {
-  it('does not spin while the loop is busy, however few calls are in flight', () => {
+  it('calls no burst lone while the loop is busy, however few calls are in flight', () => {
     const { load, advance } = loopAt([0.99]);
     const policy = new SpinPolicy(load);
-    expect(policy.wanted(1)).toBe(true);
+    expect(policy.lone(1)).toBe(true);
     advance(10);
-    expect(policy.wanted(1)).toBe(false);
+    expect(policy.lone(1)).toBe(false);
   });
 
-  it('spins for few calls in flight, never for many, and backs off 1, 2, 4 after misses in a row', () => {
+  it('calls bursts with few calls in flight lone from the first, never one with many', () => {
     const policy = new SpinPolicy(loopAt([]).load);
-    expect(policy.wanted(64)).toBe(false);
-    expect(policy.wanted(1)).toBe(true);
+    expect([policy.lone(1), policy.lone(2), policy.lone(1)]).toEqual([true, true, true]);
+    expect(policy.lone(64)).toBe(false);
+  });
+
+  it('calls a small burst after a large one lone only once the halved peak is down to 2 (a window edge)', () => {
+    const policy = new SpinPolicy(loopAt([]).load);
+    expect(policy.lone(64)).toBe(false);
+    // The first request of a client's next window, arriving alone: the peak is 32, 16, 8, 4, then 2.
+    expect([1, 1, 1, 1, 1].map((n) => policy.lone(n))).toEqual([false, false, false, false, true]);
+    // A window that trickles in one request per burst keeps the peak up as it grows.
+    const trickle = new SpinPolicy(loopAt([]).load);
+    trickle.lone(64);
+    expect([1, 2, 3, 4, 5, 6].map((n) => trickle.lone(n))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('backs off 1, 2, 4 lone bursts after spins that found nothing, and spins again after one that did', () => {
+    const policy = new SpinPolicy(loopAt([]).load);
+    expect(policy.wanted()).toBe(true);
     policy.record(false);
-    expect([policy.wanted(1), policy.wanted(1)]).toEqual([false, true]);
+    expect([policy.wanted(), policy.wanted()]).toEqual([false, true]);
     policy.record(false);
-    expect([policy.wanted(1), policy.wanted(1), policy.wanted(1)]).toEqual([false, false, true]);
+    expect([policy.wanted(), policy.wanted(), policy.wanted()]).toEqual([false, false, true]);
     policy.record(true);
-    expect(policy.wanted(1)).toBe(true);
+    expect(policy.wanted()).toBe(true);
   });
 });

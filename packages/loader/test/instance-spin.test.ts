@@ -1,6 +1,6 @@
 // The wait after a lone call at both ends of the wire: the host process, and the in-process instance thread,
 // stay on the CPU between a loader's paced calls, and sleep at once with ENTROPIC_HOST_SPIN_US=0 (their CPU time,
-// from /proc, tells the two apart).
+// from /proc, tells the two apart); a call alone right after a burst is not a lone call and gets no such wait.
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -41,8 +41,15 @@ function cpuNs(pid: number, task?: string): number {
   return Number(readFileSync(path, 'utf8').split(' ')[0]);
 }
 
-/** CPU time of the instance (host process or instance thread) over 40 lone calls 2 ms apart, for a spin window. */
-async function instanceCpuMs(isolation: Isolation, spinMicros: string): Promise<number> {
+/** Calls that leave 2 ms apart: alone (40 calls), or each the first of a window after a burst of 32 (30 times). */
+type Pattern = 'lone' | 'window-edge';
+
+/** CPU time of the instance (host process or instance thread) over a pattern of paced calls, for a spin window. */
+async function instanceCpuMs(
+  isolation: Isolation,
+  spinMicros: string,
+  pattern: Pattern = 'lone',
+): Promise<number> {
   const hosts = hostPids();
   const threads = threadIds();
   const saved = process.env.ENTROPIC_HOST_SPIN_US;
@@ -57,7 +64,10 @@ async function instanceCpuMs(isolation: Isolation, spinMicros: string): Promise<
     expect(isolation === 'process' ? pid : task).toBeDefined();
     await plugin.execute('echo', { n: 0 });
     const start = cpu();
-    for (let i = 1; i <= 40; i++) {
+    for (let i = 1; i <= (pattern === 'lone' ? 40 : 30); i++) {
+      if (pattern === 'window-edge') {
+        await Promise.all(Array.from({ length: 32 }, (_, k) => plugin.execute('echo', { k })));
+      }
       expect((await plugin.execute('echo', { n: i })).result).toBe(`{"n":${i}}`);
       await sleep(2);
     }
@@ -75,6 +85,12 @@ describe.runIf(process.platform === 'linux').each(['process', 'none'] as const)(
       const sleeping = await instanceCpuMs(isolation, '0');
       expect(sleeping).toBeLessThan(20);
       expect(spinning).toBeGreaterThan(Math.max(10, 4 * sleeping));
+    });
+
+    it('sleeps after a call that came alone right after a burst (the first of a client window), as after the burst', async () => {
+      // Spinning up to 10 ms after each of those 30 calls would cost the instance about 60 ms (they are 2 ms apart);
+      // sleeping, it uses about 1 ms.
+      expect(await instanceCpuMs(isolation, '10000', 'window-edge')).toBeLessThan(15);
     });
   },
 );

@@ -15,7 +15,7 @@ import { argsToJson, checkToolName, type ResolvedLoadOptions } from '../checks.j
 import type { PluginError } from '../errors.js';
 import { closedError, STOPPED, stoppedError } from '../guard.js';
 import { HostedPlugin } from '../hosted.js';
-import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
+import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import type { Isolation, Plugin, PluginAnswer } from '../types.js';
 import { parseAnswer } from '../validate.js';
 import { type Call, CallTable, settle } from '../wire/calls.js';
@@ -106,9 +106,9 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
     const inFlight = this.#table.size;
     const text = this.#table.takeBurst();
     if (text === '') return;
-    const lone = isLone(inFlight);
+    const lone = this.#spin.lone(inFlight);
     if (this.#native.submit(lone ? text + SPIN_HINT : text)) {
-      if (lone && this.#spin.wanted(inFlight)) this.#collect();
+      if (lone && this.#spin.wanted()) this.#collect();
       return;
     }
     // The instance shut down (the process is exiting): nothing sent will be answered.

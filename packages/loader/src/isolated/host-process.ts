@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { isLone, SPIN_MICROS, SpinPolicy } from '../spin.js';
+import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
 import { spawnHost } from './spawn-host.js';
@@ -102,14 +102,15 @@ export class HostProcess {
   }
 
   /**
-   * Writes a burst of request text. With few calls in flight (`inFlight`, these included) the burst is marked
-   * lone: the host stays awake for the next one, and this thread waits briefly for the answers (see spin.ts).
+   * Writes a burst of request text. With few calls in flight (`inFlight`, these included), now and in the bursts
+   * before, the burst is marked lone: the host stays awake for the next one, and this thread waits briefly for
+   * the answers (see spin.ts).
    */
   write(text: string, inFlight: number): void {
     if (this.#exited) return;
-    const lone = isLone(inFlight);
+    const lone = this.#spin.lone(inFlight);
     this.#input.write(lone ? text + SPIN_HINT : text);
-    if (lone && this.#spinRead !== undefined && this.#spin.wanted(inFlight)) this.#collect(this.#spinRead);
+    if (lone && this.#spinRead !== undefined && this.#spin.wanted()) this.#collect(this.#spinRead);
   }
 
   /** Keeps the event loop alive while calls are in flight, and lets it end while the host is idle. */
