@@ -38,7 +38,7 @@ async function count(target, calls) {
     { mode: 0o755 },
   );
   const peer = new StdioPeer({ ...target, command: wrapper, args: [target.command, ...target.args] });
-  await peer.initialize();
+  await peer.initialize(600_000); // a server starting under callgrind on a loaded machine takes minutes
   await peer.run(2000, 64, values.client);
   await peer.run(calls, 64, values.client);
   await peer.close();

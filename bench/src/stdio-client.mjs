@@ -88,13 +88,18 @@ export class StdioPeer {
     });
   }
 
-  async initialize() {
+  /** The handshake; `ms` bounds the wait for the server to start and answer (longer under valgrind). */
+  async initialize(ms = 30_000) {
     if (this.era === 'modern') return undefined;
-    const result = await this.request('initialize', {
-      protocolVersion: LEGACY_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'entropic-bench', version: '0.0.0' },
-    });
+    const result = await this.request(
+      'initialize',
+      {
+        protocolVersion: LEGACY_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'entropic-bench', version: '0.0.0' },
+      },
+      ms,
+    );
     this.child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     return result;
   }
