@@ -43,6 +43,7 @@ export type {
   ToolHandler,
 } from './core/handler-types.js';
 export { Later, type LaterListener } from './core/later.js';
+export { REDACTED, redact } from './core/logging.js';
 export type { CapabilityOptions, ServerOptions } from './core/options.js';
 export {
   type ClientContext,

@@ -33,3 +33,5 @@ declare function queueMicrotask(callback: () => void): void;
 
 /** Web Crypto's random UUID (Node 20+, browsers, workers): task ids and connection keys. */
 declare var crypto: { randomUUID(): string };
+/** The web platform's monotonic clock (durations measured by the telemetry). */
+declare var performance: { now(): number };

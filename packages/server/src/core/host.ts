@@ -15,6 +15,8 @@ import type { PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry } f
 import type { Schedulable, Scheduler } from './scheduler.js';
 import type { SubscriptionBus } from './subscription-bus.js';
 import type { Tasks } from './tasks/service.js';
+import type { Operation } from './telemetry/operation.js';
+import type { ServerTelemetry } from './telemetry/server-telemetry.js';
 import type { LogLevel, ServerInfo } from './types.js';
 
 /** A registry kind whose changes are announced. */
@@ -24,6 +26,8 @@ export type Kind = 'tools' | 'resources' | 'prompts';
 export interface ServerCore {
   readonly info: ServerInfo;
   readonly options: ResolvedOptions;
+  /** Spans and metrics of the requests this server serves (no-ops without an OpenTelemetry SDK). */
+  readonly telemetry: ServerTelemetry;
   /** The `serverInfo` object sent to clients. */
   readonly wireInfo: Record<string, unknown>;
   readonly tools: Registry<ToolEntry>;
@@ -92,7 +96,9 @@ export interface ConnectionCore {
     method: string,
     params: Record<string, unknown> | undefined,
     options: PeerRequestOptions | undefined,
-    origin: { readonly requestId?: RequestId; readonly signal: AbortSignal } | undefined,
+    origin:
+      | { readonly requestId?: RequestId; readonly signal: AbortSignal; readonly op?: Operation | undefined }
+      | undefined,
   ): Promise<T>;
 }
 
@@ -104,6 +110,8 @@ export interface MethodContext extends HandlerContext {
   readonly session: ConnectionCore;
   /** Answered, cancelled or dropped. */
   readonly finished: boolean;
+  /** The request's telemetry, when an OpenTelemetry SDK is registered. */
+  readonly op?: Operation | undefined;
   /** 2026-07-28: this round asked the client for input and ends with input_required. */
   readonly awaitingInput: boolean;
   /**

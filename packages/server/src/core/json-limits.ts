@@ -1,5 +1,8 @@
 /** Depth and element caps on a parsed message. */
 
+import { ErrorCode } from './errors.js';
+import { requestId, usableId } from './replies.js';
+
 export interface JsonLimits {
   maxJsonDepth: number;
   maxJsonElements: number;
@@ -68,4 +71,22 @@ export function checkJsonLimits(value: unknown, limits: JsonLimits): string | un
   if (verdict === -1) return `JSON nesting exceeds maxJsonDepth (${limits.maxJsonDepth})`;
   if (verdict === -2) return `JSON message has more than maxJsonElements (${limits.maxJsonElements}) values`;
   return undefined;
+}
+
+/**
+ * The answer to a message over a limit. Each request of a refused batch is answered by its id, so a transport
+ * that routes answers by id (HTTP) can finish the exchange; with no usable id the answer carries id null.
+ */
+export function overLimitAnswer(
+  message: object,
+  limit: string,
+): Record<string, unknown> | Record<string, unknown>[] {
+  const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${limit}` };
+  if (Array.isArray(message)) {
+    const ids = message.flatMap(requestId);
+    if (ids.length > 0) return ids.map((id) => ({ jsonrpc: '2.0', id, error }));
+    return { jsonrpc: '2.0', id: null, error };
+  }
+  const id = (message as Record<string, unknown>).id;
+  return { jsonrpc: '2.0', id: usableId(id) ? id : null, error };
 }

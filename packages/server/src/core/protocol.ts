@@ -35,3 +35,26 @@ export function batchesAllowed(version: string | undefined): boolean {
 export function toolInputErrorsAsResults(version: string): boolean {
   return version >= '2025-11-25';
 }
+
+/** The context of `initialize` and `ping` before a connection is initialized. */
+export const PRE_INIT: ClientContext = Object.freeze({
+  protocolVersion: LATEST_PROTOCOL_VERSION,
+  capabilities: Object.freeze({}),
+  info: undefined,
+});
+
+const fallbacks = new Map<string, ClientContext>();
+
+/**
+ * The context of a request served without a prior initialize (stateless HTTP): the version the transport
+ * saw, no capabilities. One frozen object per version, shared by every connection.
+ */
+export function uninitializedClient(transportVersion: string | undefined): ClientContext {
+  const version = negotiateVersion(transportVersion ?? LATEST_PROTOCOL_VERSION);
+  let client = fallbacks.get(version);
+  if (client === undefined) {
+    client = Object.freeze({ protocolVersion: version, capabilities: Object.freeze({}), info: undefined });
+    fallbacks.set(version, client);
+  }
+  return client;
+}

@@ -12,6 +12,7 @@ import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } 
 import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
 import { isThenable, Later, type LaterListener } from './later.js';
 import type { ClientContext } from './protocol.js';
+import type { Operation } from './telemetry/operation.js';
 import type {
   AuthInfo,
   CreateMessageParams,
@@ -31,6 +32,8 @@ export class RequestState implements MethodContext, Served, LaterListener {
   started = false;
   deadline = 0;
   slot = -1;
+  /** The request's telemetry (span, duration), when an OpenTelemetry SDK is registered. */
+  op: Operation | undefined = undefined;
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;
@@ -110,7 +113,7 @@ export class RequestState implements MethodContext, Served, LaterListener {
   private runMethod(): void {
     let out: unknown;
     try {
-      out = this.run(this);
+      out = this.op === undefined ? this.run(this) : this.op.run(this.run, this);
     } catch (error) {
       this.fail(error);
       return;
@@ -177,6 +180,7 @@ export class RequestState implements MethodContext, Served, LaterListener {
     this.abort(reason);
     if (!this.finish()) return;
     this.batch?.skip();
+    this.op?.abandon('cancelled', this.protocolVersion);
     this.ended({ kind: 'abandoned', reason });
   }
 
@@ -184,7 +188,9 @@ export class RequestState implements MethodContext, Served, LaterListener {
   drop(): void {
     const reason = new LocalError('CLOSED', 'The connection closed');
     this.abort(reason);
-    if (this.finish()) this.ended({ kind: 'abandoned', reason });
+    if (!this.finish()) return;
+    this.op?.abandon('connection_closed', this.protocolVersion);
+    this.ended({ kind: 'abandoned', reason });
   }
 
   private abort(reason: unknown): void {

@@ -49,6 +49,8 @@ import { taskIdsFilter } from './tasks/listen.js';
 import { addTaskMethods } from './tasks/methods.js';
 import { resolveTaskOptions, Tasks } from './tasks/service.js';
 import { TASKS_EXTENSION } from './tasks/views.js';
+import { watchQueue } from './telemetry/instruments.js';
+import { ServerTelemetry } from './telemetry/server-telemetry.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
 
 const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
@@ -85,6 +87,8 @@ export class McpServer implements ServerHost {
   readonly extensions = new ExtensionRegistry();
   /** @internal the tasks, once switched on (a tool that runs as a task, or `options.tasks`). */
   tasks: Tasks | undefined;
+  readonly telemetry: ServerTelemetry;
+  private readonly unwatchQueue: () => void;
   private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
@@ -108,6 +112,8 @@ export class McpServer implements ServerHost {
       this.options.handlerTimeoutMs,
     );
     if (this.options.tasks !== undefined && this.options.tasks !== false) this.useTasks();
+    this.telemetry = new ServerTelemetry(this);
+    this.unwatchQueue = watchQueue(this.scheduler);
   }
 
   /** The sessions currently connected. */
@@ -334,6 +340,7 @@ export class McpServer implements ServerHost {
     await this.tasks?.close();
     await Promise.all([...this.live].map((session) => session.close()));
     this.scheduler.dispose();
+    this.unwatchQueue();
     if (this.ownBus) await this.bus.close?.();
   }
 }

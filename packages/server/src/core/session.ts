@@ -7,34 +7,27 @@
 import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
 import { BatchCollector } from './batch.js';
 import { checkBatch } from './batch-rules.js';
-import { requireDeclared } from './declared.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
-import { ErrorCode, LocalError, McpError, toWireError, type WireError } from './errors.js';
+import { ErrorCode, LocalError, McpError, type WireError } from './errors.js';
 import { deliverNotification } from './extensions/notify.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
-import type { Batch, ConnectionCore, ServerHost } from './host.js';
+import type { Batch, ServerHost } from './host.js';
 import { IdTable } from './id-table.js';
-import { checkJsonLimits } from './json-limits.js';
+import { checkJsonLimits, overLimitAnswer } from './json-limits.js';
 import { levelRank, redact } from './logging.js';
 import { isEnveloped } from './modern/envelope.js';
-import { ModernRequest } from './modern/request.js';
-import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
 import { PeerRequests } from './peer-requests.js';
-import { type ClientContext, LATEST_PROTOCOL_VERSION, negotiateVersion } from './protocol.js';
-import { requestId, serialisable, unserialisable, usableId } from './replies.js';
-import { RequestState } from './request.js';
+import type { ClientContext } from './protocol.js';
+import { serialisable, unserialisable } from './replies.js';
+import type { RequestState } from './request.js';
+import { type RoutingConnection, routeRequest } from './routing.js';
 import type { ConnectOptions, Session } from './session-api.js';
+import type { Operation } from './telemetry/operation.js';
 import type { LogLevel } from './types.js';
 
 export type { ConnectOptions, Session };
 
-const PRE_INIT: ClientContext = Object.freeze({
-  protocolVersion: LATEST_PROTOCOL_VERSION,
-  capabilities: Object.freeze({}),
-  info: undefined,
-});
-
-export class SessionImpl implements Session, ConnectionCore {
+export class SessionImpl implements Session, RoutingConnection {
   client: ClientContext | undefined;
   /** Set by the first modern request (other than a bare `server/discover`): the connection is 2026-07-28. */
   modern = false;
@@ -45,7 +38,6 @@ export class SessionImpl implements Session, ConnectionCore {
   readonly subscriptions = new Set<string>();
   readonly inflight = new IdTable<RequestState>();
   private readonly peerRequests: PeerRequests;
-  private readonly fallbackClients = new Map<string, ClientContext>();
   private key: string | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -63,6 +55,7 @@ export class SessionImpl implements Session, ConnectionCore {
     transport.onmessage = (message, context) => this.receive(message, context);
     transport.onparseerror = (error) => {
       const code = (error as { jsonRpcCode?: number }).jsonRpcCode ?? ErrorCode.ParseError;
+      server.telemetry.rejected(code === ErrorCode.ParseError ? 'validation' : 'limits');
       this.sendError(null, {
         code,
         message: code === ErrorCode.ParseError ? `Parse error: ${error.message}` : error.message,
@@ -89,6 +82,14 @@ export class SessionImpl implements Session, ConnectionCore {
     return this.options.ephemeral === true;
   }
 
+  get network(): string | undefined {
+    return this.transport.network;
+  }
+
+  get allowUninitialized(): boolean {
+    return this.options.allowUninitialized === true;
+  }
+
   // Incoming
 
   receive(message: unknown, context?: MessageContext): void {
@@ -111,23 +112,16 @@ export class SessionImpl implements Session, ConnectionCore {
 
   private dispatch(message: unknown, context: MessageContext | undefined): void {
     if (typeof message !== 'object' || message === null) {
+      this.server.telemetry.rejected('validation');
       const bad = describeInvalid(message);
       this.sendError(bad.id, bad.error);
       return;
     }
     const limit = checkJsonLimits(message, this.server.options);
     if (limit !== undefined) {
-      const error = { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${limit}` };
-      // Each request of a refused batch is answered by its id, so a transport that routes answers by
-      // id (HTTP) can finish the exchange; with no usable id the answer carries id null.
-      if (Array.isArray(message)) {
-        const ids = message.flatMap(requestId);
-        if (ids.length > 0) this.send(ids.map((id) => ({ jsonrpc: '2.0', id, error })));
-        else this.sendError(null, error);
-      } else {
-        const id = (message as Record<string, unknown>).id;
-        this.sendError(usableId(id) ? id : null, error);
-      }
+      this.server.telemetry.rejected('limits');
+      const answer = overLimitAnswer(message, limit);
+      this.send(answer, Array.isArray(answer) ? undefined : ((answer.id as RequestId | null) ?? undefined));
       return;
     }
     if (Array.isArray(message)) this.receiveBatch(message, context);
@@ -137,6 +131,7 @@ export class SessionImpl implements Session, ConnectionCore {
   private receiveBatch(messages: unknown[], context: MessageContext | undefined): void {
     const verdict = checkBatch(this.client?.protocolVersion, messages);
     if (verdict.refusal !== undefined) {
+      this.server.telemetry.rejected('validation');
       this.sendError(null, { code: ErrorCode.InvalidRequest, message: verdict.refusal });
       return;
     }
@@ -166,6 +161,7 @@ export class SessionImpl implements Session, ConnectionCore {
         this.peerRequests.settle(message);
         return;
       default: {
+        this.server.telemetry.rejected('validation');
         const bad = describeInvalid(message);
         this.sendError(bad.id, bad.error, batch);
       }
@@ -180,57 +176,14 @@ export class SessionImpl implements Session, ConnectionCore {
     const method = message.method as string;
     const id = message.id as RequestId;
     const params = message.params as Record<string, unknown> | undefined;
-    if (this.modern || (this.client === undefined && isModernRequest(method, params))) {
-      this.handleModern(id, method, params, context, batch);
-      return;
-    }
-    const spec = this.server.methods.get(method);
-    if (spec === undefined) {
-      this.sendError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, batch);
-      return;
-    }
-    const client = this.clientFor(method, context);
-    if (client === undefined) {
-      this.sendError(
-        id,
-        { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${method} received before initialize` },
-        batch,
-      );
-      return;
-    }
-    try {
-      requireDeclared(this.server, method, spec.needs);
-    } catch (error) {
-      this.sendError(id, toWireError(error, method), batch);
-      return;
-    }
-    this.admit(new RequestState(this, id, method, params, context, client, spec.run, batch), spec.scheduled);
-  }
-
-  /** A request of the 2026-07-28 era: routed by its envelope; pins the connection unless a probe. */
-  private handleModern(
-    id: RequestId,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    context: MessageContext | undefined,
-    batch: Batch | undefined,
-  ): void {
-    if (pinsModern(method, params)) this.modern = true;
-    let route: ReturnType<typeof routeModern>;
-    try {
-      route = routeModern(this.server, method, params);
-    } catch (error) {
-      this.sendError(id, toWireError(error, method), batch);
-      return;
-    }
-    this.admit(
-      new ModernRequest(this, id, method, params, context, route.client, route.spec.run, batch),
-      route.spec.scheduled,
-    );
+    const op = this.server.telemetry.request(method, id, params, context, this);
+    const routed = routeRequest(this, id, method, params, context, batch);
+    if ('req' in routed) this.admit(routed.req, routed.scheduled, op);
+    else this.sendError(id, routed, batch, op);
   }
 
   /** Start (or queue) a routed request, unless its id is already in flight. */
-  private admit(req: RequestState, scheduled: boolean): void {
+  private admit(req: RequestState, scheduled: boolean, op: Operation | undefined): void {
     const id = req.requestId;
     if (this.inflight.has(id)) {
       this.sendError(
@@ -240,9 +193,11 @@ export class SessionImpl implements Session, ConnectionCore {
           message: `Invalid Request: request id ${JSON.stringify(id)} is already in use`,
         },
         req.batch,
+        op,
       );
       return;
     }
+    req.op = op;
     if (!scheduled) {
       req.start();
     } else if (!this.server.scheduler.submit(req)) {
@@ -257,25 +212,18 @@ export class SessionImpl implements Session, ConnectionCore {
     if (!req.finished) this.inflight.set(id, req);
   }
 
-  /**
-   * The protocol context of a request. In the 2025 revisions it is the one fixed at initialize. A
-   * revision that carries version, capabilities and client info in each request's `_meta` plugs in
-   * here; nothing past this point depends on where the context came from.
-   */
-  private clientFor(method: string, context: MessageContext | undefined): ClientContext | undefined {
-    if (this.client !== undefined) return this.client;
-    if (method === 'initialize' || method === 'ping') return PRE_INIT;
-    if (!this.options.allowUninitialized) return undefined;
-    const version = negotiateVersion(context?.protocolVersion ?? LATEST_PROTOCOL_VERSION);
-    let client = this.fallbackClients.get(version);
-    if (client === undefined) {
-      client = Object.freeze({ protocolVersion: version, capabilities: Object.freeze({}), info: undefined });
-      this.fallbackClients.set(version, client);
-    }
-    return client;
+  private handleNotification(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    context: MessageContext | undefined,
+  ): void {
+    const op = this.server.telemetry.notification(method, params, context, this);
+    if (op === undefined) this.notified(method, params, context);
+    else op.run((p) => this.notified(method, p, context), params);
+    op?.end(undefined, this.client?.protocolVersion);
   }
 
-  private handleNotification(
+  private notified(
     method: string,
     params: Record<string, unknown> | undefined,
     context: MessageContext | undefined,
@@ -311,6 +259,11 @@ export class SessionImpl implements Session, ConnectionCore {
 
   /** The answer to a request (batched when the request came in a batch). */
   reply(req: RequestState, message: Record<string, unknown>): void {
+    this.answer(req, message);
+    req.op?.end(message, req.era === 'modern' ? req.protocolVersion : this.client?.protocolVersion);
+  }
+
+  private answer(req: RequestState, message: Record<string, unknown>): void {
     if (req.batch !== undefined) {
       req.batch.add(message.result === undefined ? message : serialisable(message, req.method));
       return;
@@ -336,10 +289,11 @@ export class SessionImpl implements Session, ConnectionCore {
     if (this.ending && this.inflight.size === 0) queueMicrotask(() => void this.close());
   }
 
-  private sendError(id: RequestId | null, error: WireError, batch?: Batch): void {
+  private sendError(id: RequestId | null, error: WireError, batch?: Batch, op?: Operation): void {
     const message = { jsonrpc: '2.0', id, error };
     if (batch !== undefined) batch.add(message);
     else this.send(message, id ?? undefined);
+    op?.end(message, this.client?.protocolVersion);
   }
 
   notify(method: string, params?: Record<string, unknown>): void {
@@ -376,12 +330,16 @@ export class SessionImpl implements Session, ConnectionCore {
     method: string,
     params: Record<string, unknown> | undefined,
     options: PeerRequestOptions | undefined,
-    origin: { readonly requestId?: RequestId; readonly signal: AbortSignal } | undefined,
+    origin:
+      | { readonly requestId?: RequestId; readonly signal: AbortSignal; readonly op?: Operation | undefined }
+      | undefined,
   ): Promise<T> {
     if (this.closed) {
       return Promise.reject(new LocalError('CLOSED', `Cannot send ${method}: the connection is closed`));
     }
-    return this.peerRequests.start<T>(method, params, options, origin?.requestId, origin?.signal);
+    return this.server.telemetry.sent(method, params, origin?.op, this, (sent) =>
+      this.peerRequests.start<T>(method, sent, options, origin?.requestId, origin?.signal),
+    );
   }
 
   // Teardown
@@ -397,6 +355,7 @@ export class SessionImpl implements Session, ConnectionCore {
     this.inflight.clear();
     this.peerRequests.failAll(new LocalError('CLOSED', 'The connection closed before the client answered'));
     this.subscriptions.clear();
+    this.server.telemetry.sessionClosed(this, this.client?.protocolVersion);
     this.server.detach(this);
     this.onclose?.();
   }

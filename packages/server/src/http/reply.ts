@@ -4,6 +4,8 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { countRejected } from '../core/telemetry/instruments.js';
+import type { RejectReason } from '../core/telemetry/names.js';
 
 const encoder = new TextEncoder();
 
@@ -21,6 +23,8 @@ export function sendJsonError(
   headers?: Record<string, string>,
   id: unknown = null,
 ): void {
+  const reason = refusalReason(status, headers);
+  if (reason !== undefined) countRejected(reason);
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
@@ -32,6 +36,22 @@ export function sendJsonError(
     'content-length': String(byteLength(body)),
   });
   res.end(body);
+}
+
+/**
+ * Which refusals count in `mcp.server.request.rejected`, by status: the caller's credentials (401, 403), a
+ * limit (413, 429, and 503 with a Retry-After: a cap, not an outage), or a malformed request (400, 405, 406,
+ * 415). Not found (404) and server failures (5xx without Retry-After) are not refusals of this kind.
+ */
+function refusalReason(
+  status: number,
+  headers: Record<string, string> | undefined,
+): RejectReason | undefined {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 413 || status === 429) return 'limits';
+  if (status === 503) return headers?.['retry-after'] === undefined ? undefined : 'limits';
+  if (status === 400 || status === 405 || status === 406 || status === 415) return 'validation';
+  return undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ export interface StdioTransportOptions {
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 export class StdioServerTransport implements Transport {
+  readonly network = 'pipe';
   private readonly input: Readable;
   private readonly output: Writable;
   private readonly splitter: LineSplitter;

@@ -42,6 +42,11 @@ export interface SendOptions {
 export interface Transport {
   /** The transport's session id, if it has one (stateful Streamable HTTP). */
   readonly sessionId?: string;
+  /**
+   * Telemetry's `network.transport` for a transport that is not HTTP (stdio: `pipe`); messages that came
+   * with HTTP headers are told apart by those.
+   */
+  readonly network?: string;
   /** Begin delivering messages to `onmessage`. */
   start(): Promise<void>;
   /**

@@ -14,6 +14,7 @@ import { levelRank, redact } from '../logging.js';
 import { missingCapability } from '../modern/input.js';
 import { taskCreated } from '../modern/results.js';
 import type { ClientContext } from '../protocol.js';
+import type { TaskTrace } from '../telemetry/server-telemetry.js';
 import type { LogLevel } from '../types.js';
 import { isTerminal, type TaskChange } from './model.js';
 import type { Tasks } from './service.js';
@@ -48,6 +49,7 @@ export class TaskRun implements ConnectionCore {
   #stopWatch: (() => void) | undefined;
   #poll: ReturnType<typeof setTimeout> | undefined;
   #expiry: ReturnType<typeof setTimeout> | undefined;
+  readonly #trace: TaskTrace | undefined;
 
   /** Take `req` over for `task` and store the task; the request is answered once it is stored. */
   constructor(tasks: Tasks, req: MethodContext, task: StoredTask) {
@@ -57,6 +59,7 @@ export class TaskRun implements ConnectionCore {
     this.taskId = task.taskId;
     this.owner = task.owner;
     this.#lastStatus = task.status;
+    this.#trace = this.#origin.server.telemetry.task(req.op, task.taskId, req.method);
     req.handOver(this);
     tasks.running.add(this);
     this.#created = Promise.resolve()
@@ -213,6 +216,7 @@ export class TaskRun implements ConnectionCore {
 
   /** The handler's outcome: the task completes with its result or fails with its error. */
   reply(_req: Served, message: Record<string, unknown>): void {
+    this.#trace?.outcome(message);
     const error = message.error as WireError | undefined;
     const change: TaskChange =
       error === undefined
@@ -225,6 +229,7 @@ export class TaskRun implements ConnectionCore {
   settled(_req: Served): void {
     if (this.#done) return;
     this.#done = true;
+    this.#trace?.end();
     this.#stopWatch?.();
     if (this.#poll !== undefined) clearTimeout(this.#poll);
     if (this.#expiry !== undefined) clearTimeout(this.#expiry);
