@@ -15,6 +15,7 @@ import {
   type StopCode,
   stoppedError,
 } from './guard.js';
+import { observeCall } from './telemetry.js';
 import type { CallOptions, CallReply, Isolation, Plugin, PluginAnswer, PluginTool } from './types.js';
 import { Call, settle } from './wire/calls.js';
 import type { AnswerSite, Ready } from './wire/decode.js';
@@ -101,7 +102,8 @@ export abstract class HostedPlugin implements Plugin {
     return promised((reply) => this.call(tool, args, reply, options));
   }
 
-  call(tool: string, args: unknown, reply: CallReply<PluginAnswer>, options?: CallOptions): void {
+  call(tool: string, args: unknown, answer: CallReply<PluginAnswer>, options?: CallOptions): void {
+    const reply = observeCall(this, String(tool), answer);
     let name: string;
     let json: string;
     let limits: CallLimits;

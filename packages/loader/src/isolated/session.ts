@@ -14,6 +14,7 @@
  *   landed is failed instead (it may have run partly).
  */
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { countHostExit, countHostRestart } from '../telemetry.js';
 import { Call, type CallReply, CallTable, settle } from '../wire/calls.js';
 import { type AnswerSite, opName, type Ready } from '../wire/decode.js';
 import { Op } from '../wire/frames.js';
@@ -139,6 +140,7 @@ export class HostSession {
     }
     if (waiting.length === 0) return;
     this.#table.requeue(waiting);
+    countHostRestart(this.#site.plugin);
     const host = this.#launch();
     host.ready
       .then(() => this.#runReplay(host))
@@ -178,6 +180,7 @@ export class HostSession {
   #exit(host: HostProcess, exit: HostExit): void {
     if (host !== this.#host) return;
     this.#host = undefined;
+    countHostExit(this.#site.plugin, exit);
     const calls = this.#table.drainSent();
     if (exit.killed) {
       const head = calls[0];

@@ -1,0 +1,180 @@
+/**
+ * The loader's telemetry, through `@opentelemetry/api` only: a span per plugin call (a CLIENT span for the
+ * isolated host's round trip, INTERNAL in-process) under whatever span is active when the call is made (the
+ * server's `tools/call` span), its duration in `mcp.plugin.call.duration`, and counters of plugin host crashes
+ * and restarts. With no SDK registered a call costs one no-op span and one lookup.
+ */
+import {
+  type Attributes,
+  type Counter,
+  context,
+  createNoopMeter,
+  type Histogram,
+  type MeterProvider,
+  metrics,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import type { CallReply, Isolation } from './types.js';
+
+const SCOPE = '@entropic-mcp/loader';
+/** Plugin calls take microseconds to seconds: finer buckets than the MCP operation histogram's. */
+const CALL_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+
+export const PluginAttr = {
+  name: 'entropic.plugin.name',
+  tool: 'entropic.plugin.tool',
+  isolation: 'entropic.plugin.isolation',
+  errorType: 'error.type',
+} as const;
+
+interface Instruments {
+  readonly on: boolean;
+  readonly callDuration: Histogram;
+  readonly hostCrashes: Counter;
+  readonly hostRestarts: Counter;
+}
+
+let provider: MeterProvider | undefined;
+let current: Instruments | undefined;
+
+function instruments(): Instruments {
+  const now = metrics.getMeterProvider();
+  if (now === provider && current !== undefined) return current;
+  provider = now;
+  const meter = now.getMeter(SCOPE);
+  current = {
+    on: meter !== createNoopMeter(),
+    callDuration: meter.createHistogram('mcp.plugin.call.duration', {
+      description: 'Plugin calls, from the call to its answer (or failure), in either hosting mode',
+      unit: 's',
+      advice: { explicitBucketBoundaries: CALL_BUCKETS },
+    }),
+    hostCrashes: meter.createCounter('mcp.plugin.host.crashes', {
+      description: 'Plugin host processes that died without being asked to (a signal, or a non-zero exit)',
+      unit: '{crash}',
+    }),
+    hostRestarts: meter.createCounter('mcp.plugin.host.restarts', {
+      description: 'Plugin host processes started again after the previous one ended',
+      unit: '{restart}',
+    }),
+  };
+  return current;
+}
+
+const tracer = trace.getTracer(SCOPE);
+
+/** What happened to a plugin, for whoever writes logs (`serve`); `span` is the call's, when one was traced. */
+export type PluginEvent =
+  | {
+      readonly kind: 'call-failed';
+      readonly plugin: string;
+      readonly tool: string;
+      readonly code: string;
+      readonly message: string;
+      readonly span: SpanContext | undefined;
+    }
+  | { readonly kind: 'host-crashed'; readonly plugin: string; readonly how: string }
+  | { readonly kind: 'host-restarted'; readonly plugin: string };
+
+let listener: ((event: PluginEvent) => void) | undefined;
+
+/** Tell `fn` about plugin failures, host crashes and restarts (one listener: serve's log); returns a remover. */
+export function onPluginEvent(fn: (event: PluginEvent) => void): () => void {
+  listener = fn;
+  return () => {
+    if (listener === fn) listener = undefined;
+  };
+}
+
+/** What a call's telemetry names: the plugin (its name, once loaded) and how it is hosted. */
+export interface CallSubject {
+  readonly name: string;
+  readonly isolation: Isolation;
+}
+
+/**
+ * `reply`, or a reply that first ends the call's span and records its duration: the one place both hosting
+ * modes pass through. Returns `reply` itself when nothing records.
+ */
+export function observeCall<T>(subject: CallSubject, tool: string, reply: CallReply<T>): CallReply<T> {
+  const metrics = instruments();
+  const isolated = subject.isolation === 'process';
+  const span = tracer.startSpan(`plugin.execute ${subject.name}.${tool}`, {
+    kind: isolated ? SpanKind.CLIENT : SpanKind.INTERNAL,
+  });
+  const recording = span.isRecording();
+  const told = listener;
+  if (!recording && !metrics.on && told === undefined) return reply;
+  // The span a log line about this call names: the call's own, else the request's the call was made in.
+  const site = recording ? span.spanContext() : trace.getSpanContext(context.active());
+  const attributes: Attributes = {
+    [PluginAttr.name]: subject.name,
+    [PluginAttr.tool]: tool,
+    [PluginAttr.isolation]: subject.isolation,
+  };
+  if (recording) span.setAttributes(attributes);
+  const started = performance.now();
+  const done = (error: Error | undefined): void => {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const type = error === undefined ? undefined : typeof code === 'string' ? code : error.name;
+    if (recording) finishSpan(span, type, error);
+    if (told !== undefined && error !== undefined) {
+      told({
+        kind: 'call-failed',
+        plugin: subject.name,
+        tool,
+        code: type ?? 'Error',
+        message: error.message,
+        span: site,
+      });
+    }
+    if (metrics.on) {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.callDuration.record(
+        seconds,
+        type === undefined ? attributes : { ...attributes, [PluginAttr.errorType]: type },
+      );
+    }
+  };
+  return {
+    answered: (value) => {
+      done(undefined);
+      reply.answered(value);
+    },
+    failed: (error) => {
+      done(error);
+      reply.failed(error);
+    },
+  };
+}
+
+function finishSpan(span: Span, type: string | undefined, error: Error | undefined): void {
+  if (type !== undefined) {
+    span.setAttribute(PluginAttr.errorType, type);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error?.message ?? type });
+  }
+  span.end();
+}
+
+/** A plugin host process ended: a crash unless this side killed it or it exited cleanly. */
+export function countHostExit(
+  plugin: string | undefined,
+  exit: { readonly killed: boolean; readonly signal: string | null; readonly exitCode: number | null },
+): void {
+  if (exit.killed || (exit.signal === null && exit.exitCode === 0)) return;
+  instruments().hostCrashes.add(1, { [PluginAttr.name]: plugin ?? '' });
+  const how = exit.signal === null ? `exited with status ${exit.exitCode}` : `was killed by ${exit.signal}`;
+  listener?.({ kind: 'host-crashed', plugin: plugin ?? '', how });
+}
+
+/** A plugin host process is started again after its predecessor ended. */
+export function countHostRestart(plugin: string | undefined): void {
+  instruments().hostRestarts.add(1, { [PluginAttr.name]: plugin ?? '' });
+  listener?.({ kind: 'host-restarted', plugin: plugin ?? '' });
+}
