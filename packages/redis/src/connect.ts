@@ -5,6 +5,7 @@
  */
 
 import { Redis } from 'ioredis';
+import { observeRedis } from './telemetry.js';
 
 export interface RedisConnectOptions {
   /** Give up on the first connection after this long. Default 5,000 ms. */
@@ -55,6 +56,7 @@ export async function connectRedis(url: string, options: RedisConnectOptions = {
     client.disconnect();
     throw new RedisUnavailableError(url, firstError ?? error);
   }
+  observeRedis(client);
   return client;
 }
 
