@@ -56,6 +56,7 @@ const TEST_TOOLS = [
   ['musl-gcc', 'musl-tools'],
   ['redis-server', 'redis-server'],
   ['haproxy', 'haproxy'],
+  ['prometheus', 'prometheus'],
 ];
 
 function have(command) {

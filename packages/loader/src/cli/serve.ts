@@ -1,18 +1,33 @@
 // `entropic-mcp serve`: C plugins in front of any MCP client, over stdio (default) or Streamable HTTP.
 import cluster from 'node:cluster';
+import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { usageHint } from '../cli-shared.js';
 import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
+import { loadServeConfig } from '../serve/config/parse.js';
+import { type Observability, startObservability } from '../serve/observe/index.js';
+import { createServeLog, type ServeLog } from '../serve/observe/log.js';
+import { OtelEnvError } from '../serve/observe/otel-env.js';
 import { whenParentGone } from '../serve/orphan.js';
 import { type ServeHandle, startServe } from '../serve/start.js';
 import { runWorkers, WORKER_INDEX_ENV } from '../serve/workers.js';
 
 /** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
 const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+/** Serve's log; plain text until the command line has been read. */
+let log: ServeLog = createServeLog('text');
 
 function fail(message: string): void {
-  process.stderr.write(`entropic-mcp serve: ${message}\n`);
+  log.log('error', message);
+}
+
+/** Where `/metrics` is served: `--metrics`, else the config's `mcp.metrics`. */
+async function metricsAddress(args: ServeArgs): Promise<ServeArgs['metrics']> {
+  if (args.metrics !== undefined || args.configFile === undefined) return args.metrics;
+  return (await loadServeConfig(args.configFile)).metrics;
 }
 
 /**
@@ -22,7 +37,7 @@ function fail(message: string): void {
  */
 function listenForSignals(): { onSignal: (stop: (why: string) => void) => void } {
   let stop = (why: string): void => {
-    process.stderr.write(`entropic-mcp serve: ${why} during start-up, exiting\n`);
+    log.log('info', `${why} during start-up, exiting`);
     process.exit(128 + (constants.signals[why as 'SIGINT' | 'SIGTERM'] ?? 0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
@@ -48,7 +63,7 @@ function untilShutdown(
     const stop = (why: string) => {
       if (done) return;
       done = true;
-      process.stderr.write(`entropic-mcp serve: ${why}, closing plugins\n`);
+      log.log('info', `${why}, closing plugins`);
       // Plugin hosts may be unreferenced handles: keep the loop alive until they are closed.
       const keepAlive = setInterval(() => {}, 1_000);
       handle
@@ -84,9 +99,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
+  log = createServeLog(args.logFormat ?? 'text');
   if ((args.workers ?? 1) > 1 && cluster.isPrimary) {
     try {
-      return await runWorkers(CLI_PATH, argv, args, (text) => process.stderr.write(text));
+      return await runWorkers(CLI_PATH, argv, args, log, version);
     } catch (error) {
       fail((error as Error).message);
       return error instanceof UsageError ? 2 : 1;
@@ -94,18 +110,34 @@ export async function run(argv: string[]): Promise<number> {
   }
   const signals = listenForSignals();
   const quiet = cluster.isWorker && process.env[WORKER_INDEX_ENV] !== '0';
+  let observed: Observability;
   let handle: ServeHandle;
+  try {
+    observed = await startObservability({
+      metrics: await metricsAddress(args),
+      log,
+      version,
+      worker: cluster.isWorker,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+    return error instanceof UsageError || error instanceof OtelEnvError ? 2 : 1;
+  }
   try {
     handle = await startServe(args, {
       stdioCommand: [process.execPath, CLI_PATH],
+      log,
       ...(quiet ? { report: () => {} } : {}),
     });
   } catch (error) {
     fail((error as Error).message);
+    await observed.close();
     return error instanceof UsageError ? 2 : 1;
   }
+  if (observed.metricsUrl !== undefined) log.log('info', `metrics at ${observed.metricsUrl}`);
   if (cluster.isWorker) process.send?.({ ready: handle.url });
   const code = await untilShutdown(handle, args.transport.kind === 'stdio', signals);
+  await observed.close();
   // Plugins and transport are closed; stdin may still hold the event loop open, so leave explicitly.
   process.stderr.write('', () => process.exit(code));
   return code;

@@ -11,6 +11,8 @@ export interface ServeAuth {
   readonly options: HttpAuthOptions;
   /** One line for the start-up report. */
   readonly summary: string;
+  /** The fixed tokens accepted, which no log line may show. */
+  readonly secrets: readonly string[];
 }
 
 /** Parse a token file's text; throws UsageError naming the file and line of a problem. */
@@ -60,5 +62,9 @@ export async function loadServeAuth(auth: ServeAuthArgs): Promise<ServeAuth> {
     parts.push(`JWT from ${auth.issuer} (keys ${auth.jwksUrl}, audience ${auth.audience})`);
   }
   if (tokens !== undefined) parts.push(`${tokens.length} token(s) from ${auth.tokenFile}`);
-  return { options, summary: `auth: bearer tokens required: ${parts.join('; ')}` };
+  return {
+    options,
+    summary: `auth: bearer tokens required: ${parts.join('; ')}`,
+    secrets: (tokens ?? []).map((t) => t.token),
+  };
 }

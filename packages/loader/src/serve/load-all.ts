@@ -31,9 +31,19 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
 }
 
 /** Never rejects: each entry ends up in `loaded` or `failed`, in the order given. */
-export async function loadAll(entries: readonly PluginEntry[], workingDir: string): Promise<LoadOutcome> {
+/** `onStderr` receives what an isolated plugin host writes to its stderr, with the plugin's path. */
+export async function loadAll(
+  entries: readonly PluginEntry[],
+  workingDir: string,
+  onStderr?: (path: string, text: string) => void,
+): Promise<LoadOutcome> {
   const settled = await Promise.allSettled(
-    entries.map((e) => loadPlugin(e.path, loadOptionsOf(e, workingDir))),
+    entries.map((e) =>
+      loadPlugin(e.path, {
+        ...loadOptionsOf(e, workingDir),
+        ...(onStderr === undefined ? {} : { onStderr: (text: string) => onStderr(e.path, text) }),
+      }),
+    ),
   );
   const outcome: LoadOutcome = { loaded: [], failed: [] };
   settled.forEach((result, i) => {

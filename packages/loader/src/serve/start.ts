@@ -16,6 +16,7 @@ import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { describeLoadFailure, loadAll } from './load-all.js';
+import type { ServeLog } from './observe/log.js';
 import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
@@ -35,6 +36,8 @@ export interface StartOptions {
   readonly stdioCommand?: readonly string[];
   readonly onDirectives?: DirectivesHook;
   readonly cwd?: string;
+  /** Serve's log (text or JSON): the report, HTTP errors, and the secrets it must never show. */
+  readonly log?: ServeLog;
 }
 
 export interface ServeHandle {
@@ -79,14 +82,27 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/** The password of a Redis URL, if it has one. */
+function passwordOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function closeAll(plugins: readonly Plugin[]): Promise<void> {
   await Promise.allSettled(plugins.map((p) => p.close()));
 }
 
 export async function startServe(args: ServeArgs, options: StartOptions = {}): Promise<ServeHandle> {
-  const report = options.report ?? ((text: string) => process.stderr.write(text));
+  const log = options.log;
+  const report = options.report ?? log?.report ?? ((text: string) => process.stderr.write(text));
   const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
   const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
+  log?.secret(plan.requestStateKey);
+  log?.secret(passwordOf(plan.redis));
   if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
     throw new UsageError(
       'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
@@ -109,7 +125,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   } catch (error) {
     throw new ServeStartError((error as Error).message, { cause: error });
   }
-  const { loaded, failed } = await loadAll(plan.plugins, plan.root);
+  const { loaded, failed } = await loadAll(plan.plugins, plan.root, log?.pluginOutput);
   const failures = failed.map(describeLoadFailure);
   const plugins = loaded.map((l) => l.plugin);
   if (failures.length > 0 && !plan.keepGoing) {
@@ -157,11 +173,15 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root });
     if (plan.transport.kind === 'http') {
       auth = args.auth === undefined ? undefined : await loadServeAuth(args.auth);
+      for (const token of auth?.secrets ?? []) log?.secret(token);
       const http = await serveHttp(server, {
         host: plan.transport.host,
         port: plan.transport.port,
         ...shared.http,
         ...(auth === undefined ? {} : { auth: auth.options }),
+        ...(log === undefined
+          ? {}
+          : { onError: (error: Error) => log.log('error', `http: ${error.message}`) }),
       });
       url = http.url;
       stopTransport = () => http.close();

@@ -9,14 +9,19 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
-import { resolveServePlan } from './config/plan.js';
+import { resolveServePlan, type ServePlan } from './config/plan.js';
+import { serveClusterMetrics } from './observe/index.js';
+import type { ServeLog } from './observe/log.js';
+import { readOtelEnv } from './observe/otel-env.js';
 import { whenParentGone } from './orphan.js';
 
 /** The environment variable carrying a worker's index (0 prints the start-up report). */
 export const WORKER_INDEX_ENV = 'ENTROPIC_MCP_WORKER';
 
-/** Refuse `--workers` > 1 without Redis, saying why; returns the plan's Redis URL and sealing key. */
-export async function checkWorkers(args: ServeArgs): Promise<{ redis: string; key: string | undefined }> {
+/** Refuse `--workers` > 1 without Redis, saying why; returns the plan's Redis URL, sealing key and metrics address. */
+export async function checkWorkers(
+  args: ServeArgs,
+): Promise<{ redis: string; key: string | undefined; metrics: ServePlan['metrics'] }> {
   const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
   const plan = resolveServePlan(args, file, process.cwd());
   if (plan.redis === undefined) {
@@ -24,7 +29,7 @@ export async function checkWorkers(args: ServeArgs): Promise<{ redis: string; ke
       `--workers ${plan.workers} needs --redis URL (or mcp.redis): each worker is a separate process with its own memory, so without shared state a legacy session, a Last-Event-ID resumption or a subscriptions/listen stream breaks whenever a request reaches another worker`,
     );
   }
-  return { redis: plan.redis, key: plan.requestStateKey };
+  return { redis: plan.redis, key: plan.requestStateKey, metrics: plan.metrics };
 }
 
 /** Run the primary until a signal; resolves with the exit code. */
@@ -32,10 +37,15 @@ export async function runWorkers(
   cliPath: string,
   argv: readonly string[],
   args: ServeArgs,
-  log: (text: string) => void,
+  log: ServeLog,
+  version: string,
 ): Promise<number> {
-  const { key } = await checkWorkers(args);
+  const { key, metrics } = await checkWorkers(args);
   const count = args.workers ?? 1;
+  // One endpoint for all workers, on the primary (observe/cluster-metrics.ts says how it adds them up).
+  const at = metrics ?? readOtelEnv(process.env).prometheus;
+  const endpoint = at === undefined ? undefined : await serveClusterMetrics(at, log, version);
+  if (endpoint !== undefined) log.log('info', `metrics at ${endpoint.url} (every worker, added up)`);
   const env = { ENTROPIC_MCP_STATE_KEY: key ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ exec: cliPath, args: ['serve', ...argv] });
   const byIndex = new Map<Worker, number>();
@@ -46,10 +56,14 @@ export async function runWorkers(
       if (stopping) return;
       stopping = true;
       const left = [...byIndex.keys()].filter((w) => !w.isDead());
-      if (left.length === 0) resolve(code);
+      const finish = (): void => {
+        if (endpoint === undefined) resolve(code);
+        else void endpoint.close().then(() => resolve(code));
+      };
+      if (left.length === 0) finish();
       for (const worker of left) {
         worker.once('exit', () => {
-          if ([...byIndex.keys()].every((w) => w.isDead())) resolve(code);
+          if ([...byIndex.keys()].every((w) => w.isDead())) finish();
         });
         worker.process.kill('SIGTERM');
       }
@@ -57,21 +71,22 @@ export async function runWorkers(
     const fork = (index: number): void => {
       const worker = cluster.fork({ ...env, [WORKER_INDEX_ENV]: String(index) });
       byIndex.set(worker, index);
+      endpoint?.attach(worker);
       let up = false;
       worker.on('message', (message: { ready?: string }) => {
         if (typeof message?.ready !== 'string' || up) return;
         up = true;
-        if (++ready === count) log(`entropic-mcp serve: ${count} workers serving ${message.ready}\n`);
+        if (++ready === count) log.log('info', `${count} workers serving ${message.ready}`);
       });
       worker.on('exit', (code, signal) => {
         byIndex.delete(worker);
         if (stopping) return;
         if (!up) {
-          log(`entropic-mcp serve: worker ${index} failed to start (exit ${code ?? signal}); stopping\n`);
+          log.log('error', `worker ${index} failed to start (exit ${code ?? signal}); stopping`);
           stopAll(1);
           return;
         }
-        log(`entropic-mcp serve: worker ${index} died (${code ?? signal}); starting another\n`);
+        log.log('error', `worker ${index} died (${code ?? signal}); starting another`);
         fork(index);
       });
     };

@@ -84,12 +84,17 @@ export interface StdioServer {
 }
 
 /** `entropic-mcp serve ARGS` over stdio, driven by the official SDK client. */
-export async function connectStdio(args: readonly string[], cwd = LOADER_ROOT): Promise<StdioServer> {
+export async function connectStdio(
+  args: readonly string[],
+  cwd = LOADER_ROOT,
+  env?: Record<string, string>,
+): Promise<StdioServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'serve', ...args],
     cwd,
     stderr: 'pipe',
+    ...(env === undefined ? {} : { env: { ...(process.env as Record<string, string>), ...env } }),
   });
   let text = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
@@ -117,10 +122,12 @@ export function startHttp(
   args: readonly string[],
   cwd = LOADER_ROOT,
   listen = '127.0.0.1:0',
+  env?: Record<string, string>,
 ): Promise<HttpServer> {
   const child = spawn(process.execPath, [CLI, 'serve', ...args, '--http', listen], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
   });
   let text = '';
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

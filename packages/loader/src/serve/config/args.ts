@@ -39,6 +39,10 @@ export interface ServeArgs {
   readonly redis?: string;
   /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
   readonly workers?: number;
+  /** `--metrics HOST:PORT`: Prometheus text at http://HOST:PORT/metrics. */
+  readonly metrics?: { readonly host: string; readonly port: number };
+  /** `--log-format`: serve's own log lines as text (default) or JSON. */
+  readonly logFormat?: 'text' | 'json';
 }
 
 /** A bad command line; the message says which option and why. */
@@ -55,6 +59,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--instances N] [--tools-module FILE]... [--keep-going]
                           [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
                           [--redis redis://HOST:PORT] [--workers N]
+                          [--metrics [HOST:]PORT] [--log-format text|json]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -79,14 +84,21 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       through Redis (HTTP only; also mcp.redis in the config)
   --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
                       hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
-                      mcp.request_state_key, or one made at start-up for all workers)`;
+                      mcp.request_state_key, or one made at start-up for all workers)
+  --metrics [HOST:]PORT  Prometheus metrics at http://HOST:PORT/metrics, a listener of its own (also
+                      mcp.metrics; with --workers, one endpoint adding up every worker)
+  --log-format FORMAT text (default) or json: serve's own log lines on stderr, JSON with the trace and span
+                      ids of the request a line concerns
+OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER/OTEL_METRICS_EXPORTER=otlp) exports
+spans and metrics over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json); OTEL_SERVICE_NAME,
+OTEL_TRACES_SAMPLER and the other standard variables apply`;
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
-export function parseHttpAddress(text: string): { host: string; port: number } {
+export function parseHttpAddress(text: string, option = '--http'): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text.trim());
-  if (!match) throw new UsageError(`--http expects [HOST:]PORT, got "${text}"`);
+  if (!match) throw new UsageError(`${option} expects [HOST:]PORT, got "${text}"`);
   const port = Number(match[2]);
-  if (port > 65535) throw new UsageError(`--http port must be 0-65535, got ${port}`);
+  if (port > 65535) throw new UsageError(`${option} port must be 0-65535, got ${port}`);
   const host = match[1] ? match[1].replace(/^\[(.*)\]$/, '$1') : '127.0.0.1';
   return { host, port };
 }
@@ -154,6 +166,13 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
       throw new UsageError('--workers needs --http (stdio is one client, one process)');
     args.workers = n;
   }
+  if (values.metrics !== undefined) args.metrics = parseHttpAddress(values.metrics, '--metrics');
+  const logFormat = values['log-format'];
+  if (logFormat !== undefined) {
+    if (logFormat !== 'text' && logFormat !== 'json')
+      throw new UsageError(`--log-format expects text or json, got "${logFormat}"`);
+    args.logFormat = logFormat;
+  }
   if (values.instances !== undefined) {
     const n = Number(values.instances);
     if (!/^\d+$/.test(values.instances) || n < 1 || n > 256) {
@@ -206,6 +225,8 @@ function parse(argv: readonly string[]) {
       'auth-token-file': { type: 'string' },
       redis: { type: 'string' },
       workers: { type: 'string' },
+      metrics: { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

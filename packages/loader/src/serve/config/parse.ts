@@ -4,6 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import { closest, didYouMean } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
+import { parseHttpAddress } from './args.js';
 import type { PluginEntry, ServeFileConfig } from './types.js';
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
@@ -20,7 +21,14 @@ export class ConfigError extends Error {
 }
 
 const ENTRY_KEYS = ['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances'];
-const MCP_KEYS = ['plugins', 'working_dir', 'server_timeout_seconds', 'redis', 'request_state_key'];
+const MCP_KEYS = [
+  'plugins',
+  'working_dir',
+  'server_timeout_seconds',
+  'redis',
+  'request_state_key',
+  'metrics',
+];
 
 type Path = readonly (string | number)[];
 
@@ -201,6 +209,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     timeoutMs?: number;
     redis?: string;
     requestStateKey?: string;
+    metrics?: { host: string; port: number };
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
@@ -224,6 +233,16 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
         'request_state_key',
       ]);
     config.requestStateKey = mcp.request_state_key;
+  }
+  if (mcp.metrics !== undefined) {
+    const at = ['mcp', 'metrics'];
+    if (typeof mcp.metrics !== 'string' && typeof mcp.metrics !== 'number')
+      throw source.error('mcp.metrics must be [HOST:]PORT, e.g. "127.0.0.1:9464"', at);
+    try {
+      config.metrics = parseHttpAddress(String(mcp.metrics), 'mcp.metrics');
+    } catch (error) {
+      throw source.error((error as Error).message, at);
+    }
   }
   return config;
 }

@@ -18,6 +18,8 @@ export interface ServePlan {
   readonly requestStateKey?: string;
   /** Processes sharing the port (`--workers`, default 1). */
   readonly workers: number;
+  /** The Prometheus endpoint (`--metrics`, else `mcp.metrics`). */
+  readonly metrics?: { readonly host: string; readonly port: number };
 }
 
 /**
@@ -47,6 +49,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     keepGoing: args.keepGoing,
     workers: args.workers ?? 1,
     ...optional('redis', args.redis ?? file?.redis),
+    ...optional('metrics', args.metrics ?? file?.metrics),
     ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),
   };
 }

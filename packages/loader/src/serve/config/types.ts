@@ -30,4 +30,6 @@ export interface ServeFileConfig {
   readonly redis?: string;
   /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
   readonly requestStateKey?: string;
+  /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */
+  readonly metrics?: { readonly host: string; readonly port: number };
 }
