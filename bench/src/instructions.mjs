@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIENTS, StdioPeer } from './stdio-client.mjs';
 import { stdioTargets } from './targets.mjs';
+import { todayTarget } from './workloads/telemetry.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -56,7 +57,9 @@ const wanted = values.targets.split(',');
 const base = Number(values.base);
 const calls = Number(values.calls);
 const rows = [];
-for (const target of stdioTargets().filter((t) => wanted.includes(t.name))) {
+// `entropic-today`: the TS echo on the server as it was before its telemetry (workloads/telemetry.mjs).
+const all = wanted.includes('entropic-today') ? [todayTarget(), ...stdioTargets()] : stdioTargets();
+for (const target of all.filter((t) => wanted.includes(t.name))) {
   const skipped = target.skip?.();
   if (skipped) {
     console.log(`${target.name}: skipped (${skipped})`);

@@ -13,10 +13,11 @@ import { httpWorkload } from './workloads/http.mjs';
 import { instancesWorkload } from './workloads/instances.mjs';
 import { modernWorkload } from './workloads/modern.mjs';
 import { stdioWorkload } from './workloads/stdio.mjs';
+import { telemetryWorkload } from './workloads/telemetry.mjs';
 
-const WORKLOADS = ['stdio', 'http', 'modern', 'instances', 'growth', 'abi'];
+const WORKLOADS = ['stdio', 'http', 'modern', 'instances', 'growth', 'abi', 'telemetry'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
-                  [--http-calls N] [--spin-calls N] [--growth-http-full] [--out PATH-PREFIX]`;
+                  [--http-calls N] [--spin-calls N] [--growth-http-full] [--baseline GIT-REF] [--out PATH-PREFIX]`;
 
 function options() {
   const { values } = parseArgs({
@@ -29,6 +30,7 @@ function options() {
       'http-calls': { type: 'string' },
       'spin-calls': { type: 'string' },
       'growth-http-full': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -65,6 +67,7 @@ function options() {
       : values['growth-http-full']
         ? [100_000, 250_000, 500_000, 750_000, 1_000_000]
         : [100_000, 200_000, 300_000],
+    baseline: values.baseline,
     out: values.out ?? `${benchDir}results/${quick ? 'quick' : 'latest'}`,
   };
 }
@@ -115,6 +118,10 @@ async function main() {
     log('growth');
     const pick = (list) => list.filter((t) => t.name === 'entropic' || t.name === 'bare');
     result.tables.push(...(await growthWorkload({ stdio: pick(stdio), http: pick(http) }, opts, log)));
+  }
+  if (opts.only.includes('telemetry')) {
+    log('telemetry');
+    result.tables.push(...(await telemetryWorkload(opts, log)));
   }
   if (opts.only.includes('abi')) {
     log('abi');

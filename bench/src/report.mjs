@@ -59,6 +59,19 @@ function abiTable(table) {
   return lines;
 }
 
+function telemetryCostTable(table) {
+  const lines = [
+    '| measurement | API only vs today (calls/s) | API only vs today (CPU µs/call) | SDK on: added CPU µs/call | SDK on vs API only (calls/s) | serve + plugin, OTEL_* set: added CPU µs/call | same, calls/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of table.rows) {
+    lines.push(
+      `| ${r.measurement} | ${r.apiVsToday} | ${r.cpuApiVsToday} | ${r.sdkCost} | ${r.sdkRatio} | ${r.pluginSdkCost} | ${r.pluginSdkRatio} |`,
+    );
+  }
+  return lines;
+}
+
 function load(avg) {
   return avg ? avg.map((n) => n.toFixed(2)).join(' ') : '–';
 }
@@ -94,6 +107,7 @@ export function renderMarkdown(result) {
     lines.push(`## ${table.title}`, '');
     if (table.kind === 'growth') lines.push(...growthTable(table));
     else if (table.kind === 'abi') lines.push(...abiTable(table));
+    else if (table.kind === 'telemetry-cost') lines.push(...telemetryCostTable(table));
     else lines.push(...throughputTable(table));
     lines.push('');
   }
