@@ -18,6 +18,12 @@ const LINKS = {
   arktype: join(SERVER_ROOT, 'node_modules/arktype'),
   valibot: join(SERVER_ROOT, 'node_modules/valibot'),
   '@valibot/to-json-schema': join(SERVER_ROOT, 'node_modules/@valibot/to-json-schema'),
+  // The README's telemetry example registers an OpenTelemetry SDK beside the server.
+  ...Object.fromEntries(
+    ['api', 'sdk-trace-node', 'sdk-metrics', 'exporter-trace-otlp-proto', 'exporter-metrics-otlp-proto'].map(
+      (name) => [`@opentelemetry/${name}`, join(SERVER_ROOT, `node_modules/@opentelemetry/${name}`)],
+    ),
+  ),
 };
 
 /** Write `files` (name → source) into a new project directory; returns its path. */
