@@ -178,6 +178,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         host: plan.transport.host,
         port: plan.transport.port,
         ...shared.http,
+        ...plan.limits,
         ...(auth === undefined ? {} : { auth: auth.options }),
         ...(log === undefined
           ? {}

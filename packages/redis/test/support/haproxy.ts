@@ -17,7 +17,8 @@ export interface HaproxyProcess {
 
 /**
  * The configuration text: one frontend, one round-robin backend whose servers are `node0`, `node1`, …
- * in the order given; every answer names the server that gave it in `X-Served-By`. Health checks
+ * in the order given; every answer names the server that gave it in `X-Served-By`, and every request
+ * carries its client's address in `X-Forwarded-For`. Health checks
  * every 500 ms take a killed backend out after one failure.
  */
 export function haproxyConfig(port: number, backends: readonly number[]): string {
@@ -33,6 +34,7 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
     '  timeout tunnel 10m',
     '  retries 2',
     '  option redispatch',
+    '  option forwardfor',
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,
     '  default_backend nodes',

@@ -1,11 +1,12 @@
 /**
  * Who sent a request, as the HTTP handler decides it where it authenticates: what the auth hook
- * returned and the principal key computed from it (`principalOf`), the one identity sessions are
- * bound to.
+ * returned, the principal key computed from it (`principalOf`), the one identity sessions are bound
+ * to, and the client its per-client limits count against.
  */
 
 import type { IncomingMessage } from 'node:http';
 import { principalOf } from '../auth/principal.js';
+import type { ClientLimits } from './client-limits.js';
 import { header } from './guards.js';
 
 export interface Caller {
@@ -13,11 +14,17 @@ export interface Caller {
   readonly auth: unknown;
   /** The principal key (undefined without auth). */
   readonly principal: string | undefined;
+  /** The client per-client limits count against: the principal, else the address. */
+  readonly client: string | undefined;
 }
 
-export const ANONYMOUS: Caller = { auth: undefined, principal: undefined };
-
-/** The caller of an authenticated request. */
-export function callerOf(req: IncomingMessage, auth: unknown): Caller {
-  return { auth, principal: principalOf(auth, header(req, 'authorization')) };
+/** The caller of a request; `authenticated` says whether an auth hook ran (else there is no principal). */
+export function callerOf(
+  req: IncomingMessage,
+  auth: unknown,
+  authenticated: boolean,
+  limits: ClientLimits,
+): Caller {
+  const principal = authenticated ? principalOf(auth, header(req, 'authorization')) : undefined;
+  return { auth, principal, client: limits.clientOf(req, principal) };
 }

@@ -9,19 +9,14 @@ import { missingScopes, type ScopedTools } from '../auth/scopes.js';
 import { BATCH_REFUSALS, checkBatch } from '../core/batch-rules.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
 import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
-import { REFUSED, refuseScope, runAuth, serveMetadata } from './auth.js';
+import { REFUSED, refuseScope, runAuth } from './auth.js';
 import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
-import { ANONYMOUS, type Caller, callerOf } from './caller.js';
-import { answerPreflight, applyCors } from './cors.js';
+import { type Caller, callerOf } from './caller.js';
+import { ClientLimits } from './client-limits.js';
 import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
-import {
-  accepts,
-  checkHostAndOrigin,
-  checkPostHeaders,
-  checkProtocolVersion,
-  type Refusal,
-} from './guards.js';
+import { frontDoor } from './front-door.js';
+import { accepts, checkPostHeaders, checkProtocolVersion, type Refusal } from './guards.js';
 import { HeadHold } from './head-hold.js';
 import { type Kind, messageKind } from './message-kind.js';
 import { nodeView, postModern } from './modern-post.js';
@@ -77,9 +72,10 @@ export function createMcpHttpHandler(
   const store =
     opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
   const headHold = new HeadHold(opts.sseHeadHoldMs, (error) => report(error));
-  const allowHeader = opts.stateless ? 'POST' : 'GET, POST, DELETE';
+  const limits = new ClientLimits(opts);
   const onEnd = (transport: HttpServerTransport): void => {
     sessions.remove(transport);
+    limits.ended(transport);
     shared?.detach(transport);
   };
   const report = (error: unknown): void =>
@@ -121,6 +117,7 @@ export function createMcpHttpHandler(
 
   async function post(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
     const auth = caller.auth;
+    if (!limits.admit(caller.client, res)) return;
     try {
       const headerRefusal = checkPostHeaders(req);
       if (headerRefusal !== undefined) return refuse(res, headerRefusal);
@@ -145,7 +142,7 @@ export function createMcpHttpHandler(
       }
       const msg = message as JsonRpcMessage;
       if (opts.auth !== undefined && lacksScope(req, res, msg, auth)) return;
-      const found = sessionFor(req, res, msg, kind, caller.principal);
+      const found = sessionFor(req, res, msg, kind, caller);
       const transport = found instanceof Promise ? await found : found;
       if (transport === undefined) return;
       if (shared !== undefined && transport.sessionId !== undefined) {
@@ -216,7 +213,7 @@ export function createMcpHttpHandler(
     res: ServerResponse,
     msg: JsonRpcMessage,
     kind: Kind,
-    principal: string | undefined,
+    caller: Caller,
   ): HttpServerTransport | undefined | Promise<HttpServerTransport | undefined> {
     if (opts.stateless) return connected(res, newTransport(undefined));
     const sessionId = req.headers['mcp-session-id'];
@@ -229,12 +226,14 @@ export function createMcpHttpHandler(
         sendJsonError(res, 503, -32000, 'Service Unavailable: too many sessions', { 'retry-after': '5' });
         return undefined;
       }
+      if (!limits.mayOpenSession(caller.client, res)) return undefined;
       const transport = newTransport(crypto.randomUUID());
-      sessions.add(transport, principal);
+      sessions.add(transport, caller.principal);
+      limits.opened(caller.client, transport);
       if (shared !== undefined) shared.attach(transport);
       return connected(res, transport);
     }
-    return existing(res, sessionId, principal);
+    return existing(res, sessionId, caller.principal);
   }
 
   /**
@@ -330,25 +329,13 @@ export function createMcpHttpHandler(
     sendJsonError(res, 500, -32603, 'Internal error');
   }
 
-  /**
-   * The paths beside the endpoint: protected-resource metadata when auth is configured, else 404 naming the
-   * endpoint's path, and at `/` the fix for a framework that strips its mount path before the handler sees it.
-   */
-  function elsewhere(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
-    const stripped =
-      pathname === '/'
-        ? `; if a framework mounted this handler and stripped the mount path (Hono's app.mount), give it the option path: '/'`
-        : '';
-    sendJsonError(res, 404, -32000, `Not Found: the MCP endpoint is ${opts.path}${stripped}`);
-  }
-
   async function authenticated(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
     try {
       const auth = opts.auth === undefined ? undefined : await runAuth(req, res, opts.auth, opts.path);
       if (auth === REFUSED) return;
-      const caller = callerOf(req, auth);
+      const caller = callerOf(req, auth, opts.auth !== undefined, limits);
       if (method === 'POST') return await post(req, res, caller); // catches its own errors
+      if (!limits.admit(caller.client, res)) return;
       if (method === 'GET') return await get(req, res, caller.principal);
       return await remove(req, res, caller.principal);
     } catch (error) {
@@ -358,35 +345,11 @@ export function createMcpHttpHandler(
 
   // Synchronous up to the body read: an unauthenticated POST goes straight to `post`.
   const handler = ((req: IncomingMessage, res: ServerResponse): void => {
-    // Express and Connect keep the URL as it came in `originalUrl` when a mount (`app.use('/mcp', …)`) strips it.
-    const original = (req as { originalUrl?: unknown }).originalUrl;
-    const url = typeof original === 'string' ? original : (req.url ?? '/');
-    const query = url.indexOf('?');
-    const pathname = query < 0 ? url : url.slice(0, query);
-    if (pathname !== opts.path) {
-      elsewhere(req, res, pathname);
-      return;
-    }
-    const refusal = checkHostAndOrigin(req, opts);
-    if (refusal !== undefined) {
-      refuse(res, refusal);
-      return;
-    }
-    if (opts.cors !== undefined) {
-      applyCors(req, res, opts.cors);
-      if (req.method === 'OPTIONS') {
-        answerPreflight(req, res, opts.cors);
-        return;
-      }
-    }
-    const method = req.method ?? '';
-    if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
-      sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: allowHeader });
-    } else if (method === 'POST' && opts.auth === undefined) {
-      void post(req, res, ANONYMOUS);
-    } else {
-      void authenticated(req, res, method);
-    }
+    const method = frontDoor(req, res, opts);
+    if (method === undefined) return;
+    if (method === 'POST' && opts.auth === undefined)
+      void post(req, res, callerOf(req, undefined, false, limits));
+    else void authenticated(req, res, method);
   }) as McpHttpHandler;
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });

@@ -2,6 +2,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '../core/types.js';
+import { DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_MAX_STREAMS_PER_CLIENT } from './client-limits.js';
 import type { EventStore } from './event-store.js';
 import { DEFAULT_SSE_HEAD_HOLD_MS } from './head-hold.js';
 import type { SharedSessionState } from './shared-state.js';
@@ -63,6 +64,21 @@ export interface McpHttpHandlerOptions {
   readonly maxBodyBytes?: number;
   /** Sessions allowed at once (503 beyond). Default 10,000. */
   readonly maxSessions?: number;
+  /**
+   * Legacy sessions one client may hold at once in this process (429 beyond). A client is its
+   * principal with auth, else its address. Default 100; 0 turns the limit off.
+   */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Requests whose response is still open (SSE and GET streams, answers being waited for) that one
+   * client may hold at once in this process (429 beyond). Default 64; 0 turns the limit off.
+   */
+  readonly maxStreamsPerClient?: number;
+  /**
+   * Addresses of proxies (load balancers) whose `X-Forwarded-For` names the client: a request from
+   * one of them counts against the address it put last there. Default none.
+   */
+  readonly trustedProxies?: readonly string[];
   /** A session with no request and no open connection for this long (ms) is closed. Default 30 min; 0 = never. */
   readonly sessionIdleTimeoutMs?: number;
   /** Messages kept for the standalone stream while no GET is connected. Default 1,000. */
@@ -103,6 +119,9 @@ export interface ResolvedHandlerOptions {
   readonly keepAliveMs: number;
   readonly maxBodyBytes: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerClient: number;
+  readonly maxStreamsPerClient: number;
+  readonly trustedProxies: readonly string[];
   readonly sessionIdleTimeoutMs: number;
   readonly maxStandaloneBacklog: number;
   readonly allowedHosts: readonly string[] | undefined;
@@ -133,6 +152,17 @@ export function resolveHandlerOptions(options: McpHttpHandlerOptions = {}): Reso
     keepAliveMs: count(options.keepAliveMs, 15_000, 'keepAliveMs'),
     maxBodyBytes: count(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     maxSessions: count(options.maxSessions, 10_000, 'maxSessions'),
+    maxSessionsPerClient: count(
+      options.maxSessionsPerClient,
+      DEFAULT_MAX_SESSIONS_PER_CLIENT,
+      'maxSessionsPerClient',
+    ),
+    maxStreamsPerClient: count(
+      options.maxStreamsPerClient,
+      DEFAULT_MAX_STREAMS_PER_CLIENT,
+      'maxStreamsPerClient',
+    ),
+    trustedProxies: options.trustedProxies ?? [],
     sessionIdleTimeoutMs: count(options.sessionIdleTimeoutMs, 30 * 60_000, 'sessionIdleTimeoutMs'),
     maxStandaloneBacklog: count(options.maxStandaloneBacklog, 1000, 'maxStandaloneBacklog'),
     allowedHosts: options.allowedHosts,

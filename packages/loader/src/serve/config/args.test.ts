@@ -10,6 +10,7 @@ describe('parseServeArgs', () => {
       transport: { kind: 'stdio' },
       keepGoing: false,
       help: false,
+      limits: {},
     });
   });
 
@@ -45,6 +46,7 @@ describe('parseServeArgs', () => {
       instances: 4,
       keepGoing: true,
       help: false,
+      limits: {},
     });
   });
 
@@ -60,6 +62,10 @@ describe('parseServeArgs', () => {
     [['--instances', '0'], '--instances expects a whole number from 1 to 256'],
     [['--http', '0', '--workers', '0'], '--workers expects a whole number from 1 to 64'],
     [['--workers', '2'], '--workers needs --http'],
+    [['--max-streams-per-client', '8'], '--max-*-per-client and --trusted-proxy need --http'],
+    [['--http', '0', '--max-sessions-per-client', 'x1'], '--max-sessions-per-client expects a whole number'],
+    [['--http', '0', '--max-connections-per-client', '2.5'], '--max-connections-per-client expects a whole'],
+    [['--http', '0', '--trusted-proxy', 'lb.local'], '--trusted-proxy expects an IP address, got "lb.local"'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseServeArgs(argv, '/w')).toThrow(UsageError);
     expect(() => parseServeArgs(argv, '/w')).toThrow(message);
@@ -71,6 +77,19 @@ describe('--redis and --workers', () => {
     const args = parseServeArgs(['--http', '0', '--redis', 'redis://r:6379', '--workers', '3'], '/w');
     expect(args.redis).toBe('redis://r:6379');
     expect(args.workers).toBe(3);
+  });
+});
+
+describe('per-client limits', () => {
+  it('reads every flag, 0 included, and repeated --trusted-proxy', () => {
+    const argv = ['--http', '0', '--max-sessions-per-client', '10', '--max-streams-per-client', '0'];
+    argv.push('--max-connections-per-client', '7', '--trusted-proxy', '10.0.0.1', '--trusted-proxy', '::1');
+    expect(parseServeArgs(argv, '/w').limits).toEqual({
+      maxSessionsPerClient: 10,
+      maxStreamsPerClient: 0,
+      maxConnectionsPerClient: 7,
+      trustedProxies: ['10.0.0.1', '::1'],
+    });
   });
 });
 

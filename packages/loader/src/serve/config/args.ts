@@ -1,7 +1,10 @@
 // Parses the `entropic-mcp serve` command line into ServeArgs.
+
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Isolation } from '../../types.js';
+import type { ClientLimitsConfig } from './types.js';
 
 export type ServeTransport =
   | { readonly kind: 'stdio' }
@@ -43,6 +46,8 @@ export interface ServeArgs {
   readonly metrics?: { readonly host: string; readonly port: number };
   /** `--log-format`: serve's own log lines as text (default) or JSON. */
   readonly logFormat?: 'text' | 'json';
+  /** `--max-sessions-per-client`, `--max-streams-per-client`, `--max-connections-per-client`, `--trusted-proxy`. */
+  readonly limits: ClientLimitsConfig;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -59,7 +64,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--instances N] [--tools-module FILE]... [--keep-going]
                           [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
                           [--redis redis://HOST:PORT] [--workers N]
-                          [--metrics [HOST:]PORT] [--log-format text|json]
+                          [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
+                          [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -89,6 +95,15 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       mcp.metrics; with --workers, one endpoint adding up every worker)
   --log-format FORMAT text (default) or json: serve's own log lines on stderr, JSON with the trace and span
                       ids of the request a line concerns
+  --max-sessions-per-client N     with --http: legacy sessions one client may hold in this process
+                      (default 100; 0 = no limit; mcp.max_sessions_per_client). A client is its
+                      principal with --auth-*, else its address
+  --max-streams-per-client N      with --http: open responses (SSE and GET streams, answers being
+                      waited for) one client may hold (default 64; 0 = no limit; mcp.max_streams_per_client)
+  --max-connections-per-client N  with --http: connections one address may hold (default 64; 0 = no
+                      limit; mcp.max_connections_per_client); beyond, requests get 429
+  --trusted-proxy ADDR  a load balancer whose X-Forwarded-For names the client (repeatable;
+                      mcp.trusted_proxies); its own connections are not counted per address
 OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER/OTEL_METRICS_EXPORTER=otlp) exports
 spans and metrics over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json); OTEL_SERVICE_NAME,
 OTEL_TRACES_SAMPLER and the other standard variables apply`;
@@ -137,7 +152,10 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
       values.http !== undefined ? { kind: 'http', ...parseHttpAddress(values.http) } : { kind: 'stdio' },
     keepGoing: values['keep-going'] ?? false,
     help: values.help ?? false,
+    limits: parseLimits(values),
   };
+  if (Object.keys(args.limits).length > 0 && args.transport.kind !== 'http')
+    throw new UsageError('--max-*-per-client and --trusted-proxy need --http');
   const auth = parseAuth(values, cwd);
   if (auth !== undefined) {
     if (args.transport.kind !== 'http') throw new UsageError('--auth-* options need --http');
@@ -181,6 +199,31 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     args.instances = n;
   }
   return args;
+}
+
+/** `--max-*-per-client N` (0 turns a limit off) and `--trusted-proxy ADDR`. */
+function parseLimits(values: ReturnType<typeof parse>['values']): ClientLimitsConfig {
+  const limits: { -readonly [K in keyof ClientLimitsConfig]: ClientLimitsConfig[K] } = {};
+  const flags = [
+    ['max-sessions-per-client', 'maxSessionsPerClient'],
+    ['max-streams-per-client', 'maxStreamsPerClient'],
+    ['max-connections-per-client', 'maxConnectionsPerClient'],
+  ] as const;
+  for (const [flag, option] of flags) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n))
+      throw new UsageError(`--${flag} expects a whole number (0 turns the limit off), got "${text}"`);
+    limits[option] = n;
+  }
+  const proxies = values['trusted-proxy'];
+  if (proxies !== undefined) {
+    const bad = proxies.find((a) => isIP(a) === 0);
+    if (bad !== undefined) throw new UsageError(`--trusted-proxy expects an IP address, got "${bad}"`);
+    limits.trustedProxies = proxies;
+  }
+  return limits;
 }
 
 function parseAuth(values: ReturnType<typeof parse>['values'], cwd: string): ServeAuthArgs | undefined {
@@ -227,6 +270,10 @@ function parse(argv: readonly string[]) {
       workers: { type: 'string' },
       metrics: { type: 'string' },
       'log-format': { type: 'string' },
+      'max-sessions-per-client': { type: 'string' },
+      'max-streams-per-client': { type: 'string' },
+      'max-connections-per-client': { type: 'string' },
+      'trusted-proxy': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });

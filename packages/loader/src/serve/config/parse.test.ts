@@ -40,7 +40,19 @@ describe('parseServeConfig', () => {
     const text =
       'log_level: WARN\nmodels: { default: lead }\nmcp:\n  enable_git: true\n  working_dir: work\n  server_timeout_seconds: 30\n  plugins: []\n';
     const cfg = parseServeConfig(text, FILE);
-    expect(cfg).toEqual({ file: FILE, plugins: [], root: '/etc/app/work', timeoutMs: 30_000 });
+    expect(cfg).toEqual({ file: FILE, plugins: [], root: '/etc/app/work', timeoutMs: 30_000, limits: {} });
+  });
+
+  it('reads the per-client limits', () => {
+    const text =
+      'mcp:\n  max_sessions_per_client: 5\n  max_streams_per_client: 0\n  max_connections_per_client: 9\n' +
+      '  trusted_proxies: [10.0.0.1, "::1"]\n';
+    expect(parseServeConfig(text, FILE).limits).toEqual({
+      maxSessionsPerClient: 5,
+      maxStreamsPerClient: 0,
+      maxConnectionsPerClient: 9,
+      trustedProxies: ['10.0.0.1', '::1'],
+    });
   });
 
   it.each([
@@ -58,6 +70,13 @@ describe('parseServeConfig', () => {
     ['mcp:\n  plugins: [{ path: a.so, timeout: 5 }]\n', 'unknown key "timeout"; did you mean `timeout_ms`?'],
     ['mcp:\n  plugins: [{ path: a.so, zzz: 1 }]\n', 'unknown key "zzz" (known: path, config'],
     ['mcp:\n  plugin: [a.so]\n', 'mcp has an unknown key "plugin"; did you mean `plugins`?'],
+    ['mcp:\n  max_streams_per_client: -1\n', 'mcp.max_streams_per_client must be a whole number'],
+    ['mcp:\n  max_sessions_per_client: "8"\n', 'mcp.max_sessions_per_client must be a whole number'],
+    ['mcp:\n  trusted_proxies: lb.local\n', 'mcp.trusted_proxies must be a list of IP addresses'],
+    [
+      'mcp:\n  max_stream_per_client: 8\n',
+      'unknown key "max_stream_per_client"; did you mean `max_streams_per_client`?',
+    ],
     ['mcp:\n  workdir: w\n  plugins: []\n', 'unknown key "workdir"; did you mean `working_dir`?'],
     ['mpc:\n  plugins: [a.so]\n', 'unknown top-level key "mpc"; did you mean `mcp`?'],
     ['plugins: [a.so]\nmcp: {}\n', '"plugins" is not read at the top level; did you mean `mcp: plugins:`?'],
@@ -93,7 +112,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, request_state_key, metrics)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies)',
     ],
     [
       'a near miss at the top level',

@@ -1,11 +1,12 @@
 // Reads the YAML config of `entropic-mcp serve` (the engine's format) into plugin entries, refusing what it cannot use.
 import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import { closest, didYouMean } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
 import { parseHttpAddress } from './args.js';
-import type { PluginEntry, ServeFileConfig } from './types.js';
+import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
 export class ConfigError extends Error {
@@ -21,6 +22,12 @@ export class ConfigError extends Error {
 }
 
 const ENTRY_KEYS = ['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances'];
+/** The per-client limits under `mcp`, and the option each sets. */
+const LIMIT_KEYS = {
+  max_sessions_per_client: 'maxSessionsPerClient',
+  max_streams_per_client: 'maxStreamsPerClient',
+  max_connections_per_client: 'maxConnectionsPerClient',
+} as const;
 const MCP_KEYS = [
   'plugins',
   'working_dir',
@@ -28,6 +35,8 @@ const MCP_KEYS = [
   'redis',
   'request_state_key',
   'metrics',
+  ...Object.keys(LIMIT_KEYS),
+  'trusted_proxies',
 ];
 
 type Path = readonly (string | number)[];
@@ -183,7 +192,8 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
 
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
- * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis` and `mcp.request_state_key`. An
+ * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key` and the
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`). An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -210,9 +220,11 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     redis?: string;
     requestStateKey?: string;
     metrics?: { host: string; port: number };
+    limits: ClientLimitsConfig;
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
+    limits: parseLimits(source, mcp),
   };
   if (mcp.working_dir !== undefined)
     config.root = pluginPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
@@ -245,6 +257,25 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     }
   }
   return config;
+}
+
+/** The per-client limits under `mcp` (whole numbers, 0 turning a limit off; addresses as a list). */
+function parseLimits(source: Source, mcp: Record<string, unknown>): ClientLimitsConfig {
+  const limits: { -readonly [K in keyof ClientLimitsConfig]: ClientLimitsConfig[K] } = {};
+  for (const [key, option] of Object.entries(LIMIT_KEYS)) {
+    const value = mcp[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw source.error(`mcp.${key} must be a whole number (0 turns the limit off)`, ['mcp', key]);
+    limits[option] = value;
+  }
+  const proxies = mcp.trusted_proxies;
+  if (proxies !== undefined) {
+    if (!Array.isArray(proxies) || !proxies.every((a) => typeof a === 'string' && isIP(a) !== 0))
+      throw source.error('mcp.trusted_proxies must be a list of IP addresses', ['mcp', 'trusted_proxies']);
+    limits.trustedProxies = proxies as string[];
+  }
+  return limits;
 }
 
 /** Reads and parses a config file; `file` may be relative to the current directory. */

@@ -1,6 +1,6 @@
 // Merges the command line and the config file into one serve plan.
 import type { ServeArgs, ServeTransport } from './args.js';
-import type { PluginEntry, ServeFileConfig } from './types.js';
+import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
 /** Everything `serve` will do, merged from the command line and the config file. */
 export interface ServePlan {
@@ -20,6 +20,8 @@ export interface ServePlan {
   readonly workers: number;
   /** The Prometheus endpoint (`--metrics`, else `mcp.metrics`). */
   readonly metrics?: { readonly host: string; readonly port: number };
+  /** Per-client limits: each flag wins over its `mcp.` key. */
+  readonly limits: ClientLimitsConfig;
 }
 
 /**
@@ -48,6 +50,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     toolsModules: args.toolsModules,
     keepGoing: args.keepGoing,
     workers: args.workers ?? 1,
+    limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),
     ...optional('metrics', args.metrics ?? file?.metrics),
     ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),

@@ -17,6 +17,14 @@ export interface PluginEntry {
   readonly instances?: number;
 }
 
+/** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */
+export interface ClientLimitsConfig {
+  readonly maxSessionsPerClient?: number;
+  readonly maxStreamsPerClient?: number;
+  readonly maxConnectionsPerClient?: number;
+  readonly trustedProxies?: readonly string[];
+}
+
 /** What a config file contributes to `entropic-mcp serve`. */
 export interface ServeFileConfig {
   /** The file it came from (absolute). */
@@ -32,4 +40,6 @@ export interface ServeFileConfig {
   readonly requestStateKey?: string;
   /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */
   readonly metrics?: { readonly host: string; readonly port: number };
+  /** `mcp.max_sessions_per_client`, `mcp.max_streams_per_client`, `mcp.max_connections_per_client`, `mcp.trusted_proxies`. */
+  readonly limits: ClientLimitsConfig;
 }
