@@ -29,7 +29,7 @@ const DEPLOYMENTS: [string, () => Promise<Deployment>][] = [
   [
     'with Redis',
     async () => {
-      const cluster = await startScaleCluster(1, TRUST);
+      const cluster = await startScaleCluster(1, { args: TRUST });
       return { endpoint: cluster.endpoint, stop: () => cluster.stop() };
     },
   ],
