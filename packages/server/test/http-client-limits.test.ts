@@ -7,17 +7,21 @@
 
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bearerAuth, type HttpServerHandle, type ServeHttpOptions } from '../src/http/index.js';
-import { INIT_BODY, start } from './support/http-helpers.js';
+import { bearerAuth, type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../src/http/index.js';
+import { McpServer } from '../src/index.js';
+import { INIT_BODY, initSession, start } from './support/http-helpers.js';
+import { waitUntil } from './support/wait.js';
 
 const servers: HttpServerHandle[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(options: ServeHttpOptions): Promise<string> {
-  const srv = await start({ ...options, allowedHosts: ['127.0.0.1'] });
+async function serve(options: ServeHttpOptions, setup?: (server: McpServer) => void): Promise<string> {
+  const srv = await start({ ...options, allowedHosts: ['127.0.0.1'] }, setup);
   servers.push(srv);
   return srv.url;
 }
@@ -113,8 +117,7 @@ describe('per-client limits', () => {
     other.close();
     // A stream let go frees its place.
     held.pop()?.close();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await session(url, '127.0.0.2')).status).toBe(200);
+    await waitUntil(async () => (await session(url, '127.0.0.2')).status === 200, 'a freed stream');
     for (const s of held) s.close();
   });
 
@@ -147,29 +150,75 @@ describe('per-client limits', () => {
     expect((await session(url, '127.0.0.2', as(b))).status).toBe(200);
   });
 
-  it('maxConnectionsPerClient: a connection beyond it is answered 429 and closed', async () => {
-    const url = await serve({ maxConnectionsPerClient: 2 });
-    const { port } = new URL(url);
-    const idle = await Promise.all(
-      [0, 1].map(
-        () =>
-          new Promise<Socket>((resolve, reject) => {
-            const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress: '127.0.0.2' });
-            socket.once('connect', () => resolve(socket)).once('error', reject);
-          }),
-      ),
+  it('maxConnectionsPerClient: a request that would take one more connection in use gets 429 and a close', async () => {
+    let running = 0;
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const url = await serve({ maxConnectionsPerClient: 2 }, (server) =>
+      server.addTool({ name: 'hold', description: 'Answers when released' }, async () => {
+        running++;
+        await released;
+        return { content: [{ type: 'text', text: 'done' }] };
+      }),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    const init = await session(url, '127.0.0.2');
+    const headers = { ...V, 'mcp-session-id': init.headers['mcp-session-id'] as string };
+    const call = (id: number) =>
+      send(
+        url,
+        '127.0.0.2',
+        'POST',
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold' } },
+        headers,
+      );
+    // Two connections in use: each holds a call whose answer is still to come.
+    const calls = [call(1), call(2)];
+    await waitUntil(() => running === 2, 'two calls running');
     const refused = await session(url, '127.0.0.2');
     expect(refused.status).toBe(429);
     expect(refused.headers.connection).toBe('close');
-    expect(message(refused).message).toMatch(
-      /holds 2 connections, the most allowed \(maxConnectionsPerClient\)/,
+    expect(message(refused).message).toBe(
+      'Too Many Requests: this client already holds 2 connections in use, the most allowed (maxConnectionsPerClient)',
     );
     expect((await session(url, '127.0.0.3')).status).toBe(200);
-    for (const socket of idle) socket.destroy();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await session(url, '127.0.0.2')).status).toBe(200);
+    release();
+    expect((await Promise.all(calls)).map((c) => c.status)).toEqual([200, 200]);
+    await waitUntil(async () => (await session(url, '127.0.0.2')).status === 200, 'freed connections');
+  });
+
+  it('maxConnectionsPerClient does not count idle keep-alive connections', async () => {
+    const url = await serve({ maxConnectionsPerClient: 2 });
+    const { port } = new URL(url);
+    const body = JSON.stringify(INIT_BODY);
+    const head =
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    // Three connections of one address, each answered and kept open, idle.
+    const idle = await Promise.all(
+      [0, 1, 2].map(
+        () =>
+          new Promise<{ socket: Socket; answer: string }>((resolve, reject) => {
+            const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress: '127.0.0.2' });
+            let answer = '';
+            socket.on('data', (chunk: Buffer) => {
+              answer += chunk.toString();
+              if (answer.includes('"jsonrpc"')) resolve({ socket, answer });
+            });
+            socket.once('error', reject).once('connect', () => socket.write(head + body));
+          }),
+      ),
+    );
+    expect(idle.map(({ answer }) => answer.split('\r\n')[0])).toEqual(Array(3).fill('HTTP/1.1 200 OK'));
+    expect(idle.every(({ socket }) => !socket.destroyed)).toBe(true);
+    // (Polled: the server may see a response close a moment after the client has read it.)
+    await waitUntil(
+      async () => (await session(url, '127.0.0.2')).status === 200,
+      'a fourth connection served',
+    );
+    expect(idle.every(({ socket }) => !socket.destroyed)).toBe(true);
+    for (const { socket } of idle) socket.destroy();
   });
 
   it('behind a trusted proxy, counts the forwarded address, not the proxy', async () => {
@@ -182,4 +231,65 @@ describe('per-client limits', () => {
     expect((await session(url, '127.0.0.3', via('198.51.100.3'))).status).toBe(200);
     expect((await session(url, '127.0.0.3', via('198.51.100.4'))).status).toBe(429);
   });
+});
+
+describe('the defaults', () => {
+  it('serve one SDK client with 200 calls in flight on SSE, round after round, and 64 more sessions', async () => {
+    const IN_FLIGHT = 200;
+    const rounds = new Map<number, { arrived: number; release(): void; all: Promise<void> }>();
+    const roundOf = (n: number) => {
+      let round = rounds.get(n);
+      if (round === undefined) {
+        let release = (): void => {};
+        const all = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        round = { arrived: 0, release, all };
+        rounds.set(n, round);
+      }
+      return round;
+    };
+    // Every call of a round waits until all 200 are running: 200 SSE responses open at once.
+    const mcp = new McpServer({ name: 'defaults', version: '1.0.0' }, { maxConcurrency: 256 });
+    mcp.addTool(
+      {
+        name: 'together',
+        description: 'Answers once every call of its round is running',
+        inputSchema: { type: 'object', properties: { round: { type: 'number' } }, required: ['round'] },
+      },
+      async (args) => {
+        const round = roundOf(Number(args.round));
+        if (++round.arrived === IN_FLIGHT) round.release();
+        await round.all;
+        return { content: [{ type: 'text', text: 'ok' }] };
+      },
+    );
+    const srv = await serveHttp(mcp, {});
+    servers.push(srv);
+    const client = new Client({ name: 'many-in-flight', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+    try {
+      // Back to back: the client's fetch keeps about twice its calls' connections open meanwhile.
+      for (let n = 0; n < 3; n++) {
+        const settled = await Promise.allSettled(
+          Array.from({ length: IN_FLIGHT }, () =>
+            client
+              .callTool({ name: 'together', arguments: { round: n } }, undefined, { timeout: 120_000 })
+              .catch((error) => {
+                roundOf(n).release(); // a refused call ends the round's wait, so the failure shows at once
+                throw error;
+              }),
+          ),
+        );
+        expect(settled.filter((s) => s.status === 'rejected').map((s) => String(s.reason))).toEqual([]);
+        expect(roundOf(n).arrived).toBe(IN_FLIGHT);
+      }
+      // The benchmark's 64 clients on loopback: 64 sessions more from the same address.
+      const ids = await Promise.all(Array.from({ length: 64 }, () => initSession(srv.url)));
+      expect(new Set(ids).size).toBe(64);
+    } finally {
+      for (const round of rounds.values()) round.release();
+      await client.close();
+    }
+  }, 180_000);
 });

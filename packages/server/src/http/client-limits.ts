@@ -1,8 +1,9 @@
 /**
  * What one client may hold at once in this process, so that no client can make the node refuse the
- * others: legacy sessions, and requests whose response is still open (SSE streams, GET streams, answers
- * being waited for). A client is its principal when the request was authenticated, else its address
- * (behind a trusted proxy, the address that proxy put last in `X-Forwarded-For`).
+ * others: legacy sessions, requests whose response is still open (SSE streams, GET streams, answers
+ * being waited for), and connections in use. A client is its principal when the request was
+ * authenticated, else its address (behind a trusted proxy, the address that proxy put last in
+ * `X-Forwarded-For`); connections are counted per address.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,13 +15,21 @@ export interface ClientLimitOptions {
   readonly trustedProxies: readonly string[];
 }
 
+// The defaults are set so that no single legitimate client meets them (an SDK client with 200 calls in
+// flight on SSE holds 200 streams and 200 connections in use; a benchmark's 64 sessions from one
+// address), while one client stays well below the node-wide caps (10,000 sessions, 1,024 connections).
 export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
-export const DEFAULT_MAX_STREAMS_PER_CLIENT = 64;
-export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 64;
+export const DEFAULT_MAX_STREAMS_PER_CLIENT = 256;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
 
 /** An address as node reports it, IPv4-mapped IPv6 written as plain IPv4. */
 export function plainAddress(address: string | undefined): string | undefined {
   return address?.startsWith('::ffff:') === true && address.includes('.') ? address.slice(7) : address;
+}
+
+/** The trusted proxies' addresses, written as `plainAddress` writes a peer's. */
+function addresses(list: readonly string[]): Set<string> {
+  return new Set(list.map((a) => plainAddress(a) as string));
 }
 
 /** The 429 every per-client refusal answers, naming the limit and its option. */
@@ -40,16 +49,35 @@ export function refuseClient(
   );
 }
 
+/** How many of something each key holds. */
+class Tally {
+  readonly #held = new Map<string, number>();
+
+  held(key: string): number {
+    return this.#held.get(key) ?? 0;
+  }
+
+  add(key: string): void {
+    this.#held.set(key, this.held(key) + 1);
+  }
+
+  remove(key: string): void {
+    const left = this.held(key) - 1;
+    if (left <= 0) this.#held.delete(key);
+    else this.#held.set(key, left);
+  }
+}
+
 export class ClientLimits {
   readonly #options: ClientLimitOptions;
   readonly #trusted: Set<string>;
-  readonly #streams = new Map<string, number>();
-  readonly #sessions = new Map<string, number>();
+  readonly #streams = new Tally();
+  readonly #sessions = new Tally();
   readonly #sessionOf = new WeakMap<object, string>();
 
   constructor(options: ClientLimitOptions) {
     this.#options = options;
-    this.#trusted = new Set(options.trustedProxies.map((a) => plainAddress(a) as string));
+    this.#trusted = addresses(options.trustedProxies);
   }
 
   /** The client a request comes from: its principal, else its address; undefined when neither is known. */
@@ -72,24 +100,19 @@ export class ClientLimits {
   admit(client: string | undefined, res: ServerResponse): boolean {
     const max = this.#options.maxStreamsPerClient;
     if (client === undefined || max === 0) return true;
-    const held = this.#streams.get(client) ?? 0;
-    if (held >= max) {
+    if (this.#streams.held(client) >= max) {
       refuseClient(res, 'open streams', max, 'maxStreamsPerClient');
       return false;
     }
-    this.#streams.set(client, held + 1);
-    res.once('close', () => {
-      const left = (this.#streams.get(client) ?? 1) - 1;
-      if (left <= 0) this.#streams.delete(client);
-      else this.#streams.set(client, left);
-    });
+    this.#streams.add(client);
+    res.once('close', () => this.#streams.remove(client));
     return true;
   }
 
   /** Whether `client` may open another session; answers 429 when it may not. */
   mayOpenSession(client: string | undefined, res: ServerResponse): boolean {
     const max = this.#options.maxSessionsPerClient;
-    if (client === undefined || max === 0 || (this.#sessions.get(client) ?? 0) < max) return true;
+    if (client === undefined || max === 0 || this.#sessions.held(client) < max) return true;
     refuseClient(res, 'sessions', max, 'maxSessionsPerClient');
     return false;
   }
@@ -98,7 +121,7 @@ export class ClientLimits {
   opened(client: string | undefined, session: object): void {
     if (client === undefined) return;
     this.#sessionOf.set(session, client);
-    this.#sessions.set(client, (this.#sessions.get(client) ?? 0) + 1);
+    this.#sessions.add(client);
   }
 
   /** `session` ended here. */
@@ -106,8 +129,53 @@ export class ClientLimits {
     const client = this.#sessionOf.get(session);
     if (client === undefined) return;
     this.#sessionOf.delete(session);
-    const left = (this.#sessions.get(client) ?? 1) - 1;
-    if (left <= 0) this.#sessions.delete(client);
-    else this.#sessions.set(client, left);
+    this.#sessions.remove(client);
+  }
+}
+
+/**
+ * Connections one address may hold in use at once: a connection counts from the start of a request
+ * until its response closes. Idle keep-alive connections are not counted: HTTP clients keep up to
+ * twice their concurrency open (the official SDK client with 200 calls in flight, round after round,
+ * held 401), and node closes them after `keepAliveTimeout`. Trusted proxies' own connections are not
+ * counted; their clients are told apart per request.
+ */
+export class ConnectionsInUse {
+  readonly #max: number;
+  readonly #trusted: Set<string>;
+  readonly #byAddress = new Tally();
+  /** Requests in progress on each connection (more than one only when pipelined). */
+  readonly #requests = new WeakMap<object, number>();
+
+  constructor(max: number, trustedProxies: readonly string[]) {
+    this.#max = max;
+    this.#trusted = addresses(trustedProxies);
+  }
+
+  /**
+   * Count `req`'s connection as in use until `res` closes; answers 429 and closes the connection (and
+   * returns false) when its address already holds `max` connections in use.
+   */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
+    const address = plainAddress(req.socket.remoteAddress);
+    if (this.#max === 0 || address === undefined || this.#trusted.has(address)) return true;
+    const socket = req.socket;
+    const running = this.#requests.get(socket) ?? 0;
+    if (running === 0) {
+      if (this.#byAddress.held(address) >= this.#max) {
+        refuseClient(res, 'connections in use', this.#max, 'maxConnectionsPerClient', {
+          connection: 'close',
+        });
+        return false;
+      }
+      this.#byAddress.add(address);
+    }
+    this.#requests.set(socket, running + 1);
+    res.once('close', () => {
+      const left = (this.#requests.get(socket) ?? 1) - 1;
+      this.#requests.set(socket, left);
+      if (left === 0) this.#byAddress.remove(address);
+    });
+    return true;
   }
 }

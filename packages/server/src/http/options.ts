@@ -71,7 +71,7 @@ export interface McpHttpHandlerOptions {
   readonly maxSessionsPerClient?: number;
   /**
    * Requests whose response is still open (SSE and GET streams, answers being waited for) that one
-   * client may hold at once in this process (429 beyond). Default 64; 0 turns the limit off.
+   * client may hold at once in this process (429 beyond). Default 256; 0 turns the limit off.
    */
   readonly maxStreamsPerClient?: number;
   /**

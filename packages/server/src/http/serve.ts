@@ -2,7 +2,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_CONNECTIONS_PER_CLIENT, plainAddress, refuseClient } from './client-limits.js';
+import { ConnectionsInUse, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
 import { type ConnectableServer, createMcpHttpHandler, type McpHttpHandler } from './handler.js';
 import { count, type McpHttpHandlerOptions } from './options.js';
 
@@ -27,9 +27,11 @@ export interface ServeHttpOptions extends McpHttpHandlerOptions {
    */
   readonly maxConnectionsPerSecond?: number;
   /**
-   * Connections one client address may hold at once; a request on a connection beyond it is answered
-   * 429 and the connection closed. Connections from `trustedProxies` are not counted (their clients
-   * are told apart per request). Default 64; 0 turns the limit off.
+   * Connections one client address may hold in use at once (a request in progress, or its response
+   * still open, such as an SSE stream); a request that would take one more is answered 429 and its
+   * connection closed. Idle keep-alive connections are not counted (they close after
+   * `keepAliveTimeout`), nor are connections from `trustedProxies` (their clients are told apart per
+   * request). Default 256; 0 turns the limit off.
    */
   readonly maxConnectionsPerClient?: number;
 }
@@ -67,25 +69,17 @@ export async function serveHttp(
     },
     (req, res) => {
       if (req.socket.timeout !== undefined && req.socket.timeout > 0) req.socket.setTimeout(0);
-      if (overLimit.has(req.socket)) {
-        refuseClient(res, 'connections', perClient, 'maxConnectionsPerClient', { connection: 'close' });
-        return;
-      }
-      handler(req, res);
+      if (inUse.admit(req, res)) handler(req, res);
     },
   );
   // A connection that never starts a request is closed soon after headersTimeout too (node:http
   // only times out requests that have begun, with a 408). Once a request starts, this is cleared.
   const silentTimeout = headersTimeout + 2 * checkEvery;
   const perSecond = count(options.maxConnectionsPerSecond, 1000, 'maxConnectionsPerSecond');
-  const perClient = count(
-    options.maxConnectionsPerClient,
-    DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
-    'maxConnectionsPerClient',
+  const inUse = new ConnectionsInUse(
+    count(options.maxConnectionsPerClient, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, 'maxConnectionsPerClient'),
+    options.trustedProxies ?? [],
   );
-  const trusted = new Set((options.trustedProxies ?? []).map((a) => plainAddress(a)));
-  const byAddress = new Map<string, number>();
-  const overLimit = new WeakSet<object>();
   let tokens = perSecond;
   let refilled = Date.now();
   server.on('connection', (socket) => {
@@ -100,16 +94,6 @@ export async function serveHttp(
       tokens--;
     }
     socket.setTimeout(silentTimeout);
-    const address = plainAddress(socket.remoteAddress);
-    if (perClient === 0 || address === undefined || trusted.has(address)) return;
-    const held = (byAddress.get(address) ?? 0) + 1;
-    byAddress.set(address, held);
-    if (held > perClient) overLimit.add(socket);
-    socket.once('close', () => {
-      const left = (byAddress.get(address) ?? 1) - 1;
-      if (left <= 0) byAddress.delete(address);
-      else byAddress.set(address, left);
-    });
   });
   server.maxConnections = count(options.maxConnections, 1024, 'maxConnections');
   await new Promise<void>((resolve, reject) => {
