@@ -145,8 +145,7 @@ describe('Streamable HTTP: security defaults', () => {
   });
 
   it('200 idle sockets do not stop it serving others; the headers timeout closes them, silent ones too', async () => {
-    // The sockets and the others share one address: the node-wide behaviour, per-address limit off.
-    const srv = await serve({ headersTimeout: 2000, requestTimeout: 4000, maxConnectionsPerClient: 0 });
+    const srv = await serve({ headersTimeout: 2000, requestTimeout: 4000 });
     const { port } = new URL(srv.url);
     const sockets: Socket[] = [];
     let closedByServer = 0;
