@@ -114,6 +114,8 @@ describe('serve --redis behind HAProxy', () => {
         pids.add(textOf(answer.message?.result).split(':')[0] as string);
       }
       expect(pids.size).toBe(2);
+      // One start-up report for the whole machine: the missing trusted proxy is told once, not per worker.
+      expect(stderr.match(/without --trusted-proxy/g)).toHaveLength(1);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -125,6 +127,17 @@ describe('serve --redis behind HAProxy', () => {
     await alone.stop();
     expect(alone.stderr()).toMatch(/warning: --redis without mcp.request_state_key: .* is refused; set/);
     expect(cluster.nodes[1]?.stderr()).not.toMatch(/request_state_key/);
+  });
+
+  it('warns when --redis has no trusted proxy, saying what to set, and not when it has one', async () => {
+    const alone = await startHttp(['--redis', cluster.redis.url, '--tools-module', TOOLS]);
+    await alone.stop();
+    expect(alone.stderr()).toMatch(
+      /warning: --redis without --trusted-proxy: behind a load balancer every client shares the balancer's address, .*; set --trusted-proxy ADDR \(or mcp.trusted_proxies\) to the balancer's address and have it send X-Forwarded-For \(HAProxy: option forwardfor\)/,
+    );
+    expect(alone.stderr().match(/without --trusted-proxy/g)).toHaveLength(1);
+    // The cluster's nodes trust HAProxy's address, as docs/scaling.md deploys them.
+    expect(cluster.nodes[1]?.stderr()).not.toMatch(/trusted-proxy/);
   });
 
   it('refuses --workers 2 without Redis, and a Redis that is not there, saying why', async () => {

@@ -1,7 +1,8 @@
 /**
  * What `serve --redis` adds: one connection set to Redis shared by the event store, the session
  * registry, the message router and the subscription bus, and the MRTR sealing key from the config,
- * so that any process behind the load balancer can serve any request.
+ * so that any process behind the load balancer can serve any request; it warns about what such a
+ * deployment lacks (a shared sealing key, a trusted proxy).
  */
 
 import type { ServerOptions } from '@entropic-mcp/server';
@@ -19,6 +20,13 @@ const NO_SHARED_KEY =
   'requestState with a key of its own, so a multi-round-trip retry that reaches another serve process ' +
   'is refused; set mcp.request_state_key (at least 32 characters, the same on every machine)\n';
 
+const NO_TRUSTED_PROXY =
+  'entropic-mcp serve: warning: --redis without --trusted-proxy: behind a load balancer every client ' +
+  "shares the balancer's address, so clients without auth share one client's limits and all the " +
+  "balancer's connections count as one address's (maxConnectionsPerClient); set --trusted-proxy ADDR " +
+  "(or mcp.trusted_proxies) to the balancer's address and have it send X-Forwarded-For " +
+  '(HAProxy: option forwardfor)\n';
+
 /** Redis refused or unreachable at start-up; the message names the URL (no password) and why. */
 export class SharedStateError extends Error {}
 
@@ -28,6 +36,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
   if (plan.redis === undefined) return { server: requestState, http: {}, close: async () => {} };
   if (plan.transport.kind !== 'http') throw new SharedStateError('--redis (or mcp.redis) needs --http');
   if (plan.requestStateKey === undefined) report(NO_SHARED_KEY);
+  if ((plan.limits.trustedProxies ?? []).length === 0) report(NO_TRUSTED_PROXY);
   const { createRedisSharedState, RedisUnavailableError } = await importRedis();
   try {
     const shared = await createRedisSharedState(plan.redis, {

@@ -1,7 +1,8 @@
 /**
  * A scale-out deployment for tests, from real parts: a redis-server, N `entropic-mcp serve --http
- * --redis` processes (the echo example plugin, the scale tools module, one shared MRTR key) and an
- * HAProxy in front (round robin, no stickiness; `X-Served-By: nodeI` names the backend of each answer).
+ * --redis` processes (the echo example plugin, the scale tools module, one shared MRTR key, HAProxy's
+ * address as `--trusted-proxy`) and an HAProxy in front (round robin, no stickiness, `option
+ * forwardfor`; `X-Served-By: nodeI` names the backend of each answer), as `docs/scaling.md` deploys it.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -52,6 +53,9 @@ export async function startScaleCluster(
     redis.url,
     '--tools-module',
     SCALE_TOOLS,
+    // HAProxy connects from loopback: each request counts against the client address it forwarded.
+    '--trusted-proxy',
+    '127.0.0.1',
     ...(options.args ?? []),
   ];
   let proxy: HaproxyProcess | undefined;

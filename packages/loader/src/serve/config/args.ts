@@ -99,11 +99,13 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       (default 100; 0 = no limit; mcp.max_sessions_per_client). A client is its
                       principal with --auth-*, else its address
   --max-streams-per-client N      with --http: open responses (SSE and GET streams, answers being
-                      waited for) one client may hold (default 64; 0 = no limit; mcp.max_streams_per_client)
-  --max-connections-per-client N  with --http: connections one address may hold (default 64; 0 = no
-                      limit; mcp.max_connections_per_client); beyond, requests get 429
+                      waited for) one client may hold (default 256; 0 = no limit; mcp.max_streams_per_client)
+  --max-connections-per-client N  with --http: connections one address may hold in use (a request
+                      in progress or its response open; default 256; 0 = no limit;
+                      mcp.max_connections_per_client); beyond, requests get 429
   --trusted-proxy ADDR  a load balancer whose X-Forwarded-For names the client (repeatable;
-                      mcp.trusted_proxies); its own connections are not counted per address
+                      mcp.trusted_proxies); its own connections are not counted per address.
+                      Behind a load balancer, set it: else every client shares the balancer's address
 OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER/OTEL_METRICS_EXPORTER=otlp) exports
 spans and metrics over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json); OTEL_SERVICE_NAME,
 OTEL_TRACES_SAMPLER and the other standard variables apply`;
