@@ -50,10 +50,18 @@ function summarise(rounds) {
   };
 }
 
+/**
+ * Every call reaches serve from HAProxy's one address, each with its own stream and connection in use:
+ * past serve's per-client defaults (256 of each) only when --clients asks for more, and then turned off.
+ */
+const perClientLimits = (clients) =>
+  clients > 256 ? ['--max-streams-per-client', '0', '--max-connections-per-client', '0'] : [];
+
 export async function workersWorkload(procs, redis, opts, log) {
   const nodes = {};
   for (const workers of [1, 2]) {
-    const serve = await procs.serve(['--redis', redis.url, '--workers', String(workers)]);
+    const args = ['--redis', redis.url, '--workers', String(workers), ...perClientLimits(opts.clients)];
+    const serve = await procs.serve(args);
     const lb = await procs.haproxy([serve.port]);
     const pids = { server: serve.pid, redis: redis.pid, haproxy: lb.pid };
     const spin = await openRawClients(lb.port, SPIN, opts.clients);
