@@ -1,4 +1,4 @@
-// Memory of a server process (and of the processes it started), read from /proc.
+// Memory, CPU time and scheduling of a server process (and of the processes it started), read from /proc.
 import { readdirSync, readFileSync } from 'node:fs';
 
 function statusField(pid, field) {
@@ -39,14 +39,7 @@ export function memoryOf(pid, field) {
 
 /** CPU seconds used so far by the descendants of pid alone (plugin hosts), not by pid itself. */
 export function childrenCpuSecondsOf(pid) {
-  let total = 0;
-  const queue = childPids(pid);
-  while (queue.length > 0) {
-    const next = queue.pop();
-    total += cpuSecondsOf(next);
-    queue.push(...childPids(next));
-  }
-  return total;
+  return schedTreeOf(pid).children.runNs / 1e9;
 }
 
 /** CPU seconds used so far by every thread of pid and of all its descendants (cluster workers, plugin hosts). */
@@ -56,17 +49,40 @@ export function treeCpuSecondsOf(pid) {
 
 /** CPU seconds used so far by every thread of pid (scheduler run time, nanosecond resolution). */
 export function cpuSecondsOf(pid) {
-  let ns = 0;
+  return schedOf(pid).runNs / 1e9;
+}
+
+/** Scheduler counters summed over every thread of pid: ns on a CPU, ns waiting for one, times run. */
+function schedOf(pid) {
+  const total = { runNs: 0, waitNs: 0, slices: 0 };
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+        const [run, wait, slices] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+        total.runNs += Number(run);
+        total.waitNs += Number(wait);
+        total.slices += Number(slices);
       } catch {
         // The thread ended between listing and reading.
       }
     }
   } catch {
-    return 0;
+    // The process is gone.
   }
-  return ns / 1e9;
+  return total;
+}
+
+/** Scheduler counters of pid (`self`) and of its descendants (`children`: plugin hosts), from schedstat. */
+export function schedTreeOf(pid) {
+  const children = { runNs: 0, waitNs: 0, slices: 0 };
+  const queue = childPids(pid);
+  while (queue.length > 0) {
+    const next = queue.pop();
+    const s = schedOf(next);
+    children.runNs += s.runNs;
+    children.waitNs += s.waitNs;
+    children.slices += s.slices;
+    queue.push(...childPids(next));
+  }
+  return { self: schedOf(pid), children };
 }
