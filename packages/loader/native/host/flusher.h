@@ -3,8 +3,7 @@
  * call that is slow, hangs or crashes. The flusher guarantees that:
  *
  * - the main thread holds `lock` except while it is inside the plugin (flusher_enter/flusher_leave);
- * - a watchdog thread writes the buffered answers once the same call has run for one to two milliseconds
- *   (it looks every millisecond while calls come, and sleeps until woken when none do);
+ * - a watchdog thread writes the buffered answers once the same call has run for about a millisecond;
  * - a fatal signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) or exit() inside the plugin writes them first,
  *   then the process dies as it would have.
  */
