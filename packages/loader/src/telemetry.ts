@@ -68,6 +68,8 @@ function instruments(): Instruments {
 }
 
 const tracer = trace.getTracer(SCOPE);
+/** Made by the API's first registration (an SDK): without it every API call is a no-op, and is skipped. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 /** What happened to a plugin, for whoever writes logs (`serve`); `span` is the call's, when one was traced. */
 export type PluginEvent =
@@ -103,6 +105,8 @@ export interface CallSubject {
  * modes pass through. Returns `reply` itself when nothing records.
  */
 export function observeCall<T>(subject: CallSubject, tool: string, reply: CallReply<T>): CallReply<T> {
+  if (listener === undefined && (globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined)
+    return reply;
   const metrics = instruments();
   const isolated = subject.isolation === 'process';
   const span = tracer.startSpan(`plugin.execute ${subject.name}.${tool}`, {

@@ -19,6 +19,8 @@ import type { Redis } from 'ioredis';
 
 const SCOPE = '@entropic-mcp/redis';
 const tracer = trace.getTracer(SCOPE);
+/** Made by the API's first registration (an SDK): without it every API call is a no-op, and is skipped. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 let provider: MeterProvider | undefined;
 let failures: { on: boolean; counter: Counter } | undefined;
@@ -80,6 +82,7 @@ export function observeRedis(client: Redis): void {
   const send = (client.sendCommand as unknown as SendCommand).bind(client);
   const server = serverOf(client);
   const observed: SendCommand = (command, ...rest) => {
+    if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) return send(command, ...rest);
     const counted = failureCounter();
     const operation = command.name.toUpperCase();
     const span = tracer.startSpan(operation, { kind: SpanKind.CLIENT });

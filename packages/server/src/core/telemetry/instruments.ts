@@ -26,6 +26,18 @@ export interface Instruments {
   readonly requestsRejected: Counter;
 }
 
+/**
+ * The API keeps whatever is registered with it (a tracer, meter or propagator provider, a context manager) under
+ * this global, made by the first registration. Without it every API call is a no-op, so the telemetry skips
+ * even those: the cost of a request without an SDK is this one lookup.
+ */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** Whether anything is registered with the OpenTelemetry API (an SDK, a context manager, a propagator). */
+export function apiInUse(): boolean {
+  return (globalThis as Record<symbol, unknown>)[API_GLOBAL] !== undefined;
+}
+
 /** The instrumentation scope of every span and metric of this package. */
 export const SCOPE = '@entropic-mcp/server';
 

@@ -18,7 +18,7 @@ import {
 } from '@opentelemetry/api';
 import type { MessageContext } from '../../transport/types.js';
 import { parentContext, withTraceContext } from './carrier.js';
-import { countRejected, instruments, SCOPE } from './instruments.js';
+import { apiInUse, countRejected, instruments, SCOPE } from './instruments.js';
 import { Attr, type RejectReason, TOOL_ERROR } from './names.js';
 import { Operation, type OperationSink } from './operation.js';
 
@@ -91,6 +91,7 @@ export class ServerTelemetry implements OperationSink {
     context: MessageContext | undefined,
     conn: ObservedConnection,
   ): Operation | undefined {
+    if (!apiInUse()) return undefined;
     const metrics = instruments();
     const parent = parentContext(params, context?.headers);
     const target = this.target(method, params);
@@ -182,6 +183,7 @@ export class ServerTelemetry implements OperationSink {
     conn: ObservedConnection,
     send: (params: Record<string, unknown> | undefined) => Promise<T>,
   ): Promise<T> {
+    if (!apiInUse()) return send(params);
     const parent = origin?.ctx ?? contextApi.active();
     const span = this.tracer.startSpan(method, CLIENT, parent);
     if (!span.isRecording()) return send(params);
@@ -210,6 +212,7 @@ export class ServerTelemetry implements OperationSink {
    * request's span (which ends when the task is created), `task {method}`, told the handler's outcome.
    */
   task(origin: Operation | undefined, taskId: string, method: string): TaskTrace | undefined {
+    if (!apiInUse()) return undefined;
     const span = this.tracer.startSpan(`task ${method}`, INTERNAL, origin?.ctx ?? contextApi.active());
     if (!span.isRecording()) return undefined;
     span.setAttributes({ [Attr.method]: method, [Attr.taskId]: taskId });
