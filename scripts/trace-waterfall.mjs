@@ -92,7 +92,7 @@ await post({
   params: { name: 'echo.echo', arguments: { text: 'hi' }, _meta },
 });
 
-const deadline = Date.now() + 10_000;
+const deadline = Date.now() + 30_000;
 while (spans.filter((s) => s.traceId === traceId).length < 2 && Date.now() < deadline)
   await new Promise((r) => setTimeout(r, 50));
 serve.kill('SIGTERM');
@@ -100,6 +100,10 @@ await new Promise((r) => serve.once('exit', r));
 receiver.close();
 
 const trace = spans.filter((s) => s.traceId === traceId);
+if (trace.length === 0) {
+  console.error(`no span of trace ${traceId} arrived within 30 s; serve said:\n${stderr}`);
+  process.exit(1);
+}
 const ns = (t) => BigInt(t);
 const byTime = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const start = trace.map((s) => ns(s.startTimeUnixNano)).sort(byTime)[0];
