@@ -2,7 +2,7 @@
  * The loader's telemetry, through `@opentelemetry/api` only: a span per plugin call (a CLIENT span for the
  * isolated host's round trip, INTERNAL in-process) under whatever span is active when the call is made (the
  * server's `tools/call` span), its duration in `mcp.plugin.call.duration`, and counters of plugin host crashes
- * and restarts. With no SDK registered a call costs one no-op span and one lookup.
+ * and restarts. With nothing registered with the API a call costs one global lookup.
  */
 import {
   type Attributes,

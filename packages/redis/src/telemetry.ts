@@ -3,7 +3,7 @@
  * for the command, in the OpenTelemetry database conventions, arguments never recorded) under whatever span is
  * active when the command is sent, and `mcp.redis.command.failures` counting the commands that failed. One
  * place: the client's `sendCommand`, which every command and pipeline passes through. With no SDK registered
- * a command costs a no-op span and one lookup.
+ * a command costs one global lookup.
  */
 import {
   type Counter,

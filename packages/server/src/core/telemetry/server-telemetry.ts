@@ -3,7 +3,7 @@
  * request and notification in the MCP conventions' names and attributes, parented on the client's
  * `_meta.traceparent`; a CLIENT span per request the server sends; the conventions' duration histograms and
  * our gauges and counters. Everything goes through `@opentelemetry/api`: with no SDK registered, a request
- * costs one no-op span and two lookups.
+ * costs one global lookup (instruments.ts, `apiInUse`).
  */
 
 import {
