@@ -3,9 +3,14 @@
  * call: one command (one write, one reply, one set of client objects) for all the events that
  * sessions made meanwhile. A batch is one atomic script; its events get ids in the order they were
  * appended, and each caller learns its own id only once Redis has acknowledged the whole batch.
+ *
+ * Once a batch missed its deadline (Redis stalls), appends fail at once instead of each waiting for
+ * the deadline again: the transport then writes their events without an id. A PING, sent while that
+ * lasts, ends it as soon as Redis answers.
  */
 
 import type { Redis } from 'ioredis';
+import { explain, RedisTimeoutError } from './connect.js';
 
 /** KEYS: stream 1, index 1, stream 2, index 2, …; ARGV: max length, ttl ms, id 1, data 1, id 2, data 2, …. */
 const APPEND_LUA = `local max, ttl, out = ARGV[1], ARGV[2], {}
@@ -40,6 +45,9 @@ export class AppendQueue {
   readonly #ttl: string;
   readonly #pending: Pending[] = [];
   #busy = false;
+  /** Set while Redis is known not to answer (a batch missed its deadline, no answer since). */
+  #stalled: RedisTimeoutError | undefined;
+  #probing = false;
 
   constructor(redis: Redis, maxEvents: string, ttlMs: number) {
     const appending = redis as AppendingRedis;
@@ -53,6 +61,11 @@ export class AppendQueue {
   /** Append `data` to the Redis stream `stream` (indexed in `index` as `streamId`); resolves with the entry id. */
   push(stream: string, index: string, streamId: string, data: string): Promise<string> {
     return new Promise<string>((resolve, reject) => {
+      if (this.#stalled !== undefined) {
+        reject(this.#stalled);
+        this.#probe();
+        return;
+      }
       this.#pending.push({ stream, index, streamId, data, resolve, reject });
       if (!this.#busy) {
         this.#busy = true;
@@ -62,8 +75,9 @@ export class AppendQueue {
   }
 
   readonly #send = (): void => {
-    const batch = this.#pending.splice(0, MAX_BATCH);
-    if (batch.length === 0) {
+    const batch = this.#pending.splice(0, this.#stalled === undefined ? MAX_BATCH : this.#pending.length);
+    if (batch.length === 0 || this.#stalled !== undefined) {
+      for (const p of batch) p.reject(this.#stalled);
       this.#busy = false;
       return;
     }
@@ -77,12 +91,32 @@ export class AppendQueue {
       .then(() => this.#redis.emcpAppendEvents(keys.length, ...keys, ...args))
       .then(
         (ids) => {
+          this.#stalled = undefined;
           for (let i = 0; i < batch.length; i++) (batch[i] as Pending).resolve(String(ids[i]));
         },
         (error: unknown) => {
-          for (const p of batch) p.reject(error);
+          const failure = explain(this.#redis, error);
+          if (failure instanceof RedisTimeoutError) this.#stalled = failure;
+          for (const p of batch) p.reject(failure);
         },
       )
       .finally(this.#send);
   };
+
+  /** While stalled: one PING at a time; its answer ends the stall. */
+  #probe(): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    this.#redis
+      .ping()
+      .then(
+        () => {
+          this.#stalled = undefined;
+        },
+        () => {},
+      )
+      .finally(() => {
+        this.#probing = false;
+      });
+  }
 }

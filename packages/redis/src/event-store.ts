@@ -10,6 +10,7 @@
 import type { EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
 import { AppendQueue } from './append-queue.js';
+import { explain, withinDeadline } from './connect.js';
 import { isSafeId, Keys } from './keys.js';
 
 export interface RedisEventStoreOptions {
@@ -75,8 +76,8 @@ export class RedisEventStore implements EventStore {
       .exec();
     const [rangeError, range] = replies?.[0] ?? [null, []];
     const [lastError, last] = replies?.[1] ?? [null, []];
-    if (rangeError !== null) throw rangeError;
-    if (lastError !== null) throw lastError;
+    if (rangeError !== null) throw explain(this.#redis, rangeError);
+    if (lastError !== null) throw explain(this.#redis, lastError);
     const entries = range as [string, string[]][];
     const newest = (last as [string, string[]][])[0];
     if (newest === undefined || seq > seqOf(newest[0])) return undefined;
@@ -94,14 +95,17 @@ export class RedisEventStore implements EventStore {
     if (!prefix.endsWith('.'))
       throw new TypeError(`RedisEventStore.forget wants "<session>.", got ${JSON.stringify(prefix)}`);
     const index = this.#keys.eventStreamsOf(prefix.slice(0, -1));
-    const members = await this.#redis.smembers(index);
+    const members = await withinDeadline(this.#redis, this.#redis.smembers(index));
     const keys = members.filter(isSafeId).map((id) => this.#keys.eventStream(id));
-    await this.#redis.del(index, ...keys);
+    await withinDeadline(this.#redis, this.#redis.del(index, ...keys));
   }
 
   async delete(streamId: string): Promise<void> {
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    await this.#redis.emcpDeleteStream(this.#keys.eventStream(streamId), index, streamId);
+    await withinDeadline(
+      this.#redis,
+      this.#redis.emcpDeleteStream(this.#keys.eventStream(streamId), index, streamId),
+    );
   }
 }
 

@@ -1,7 +1,12 @@
 /** `@entropic-mcp/redis`: shared state for @entropic-mcp/server on Redis. */
 
 export type { RedisConnectOptions } from './connect.js';
-export { connectRedis, RedisUnavailableError } from './connect.js';
+export {
+  connectRedis,
+  DEFAULT_REDIS_TIMEOUT_MS,
+  RedisTimeoutError,
+  RedisUnavailableError,
+} from './connect.js';
 export type { RedisEventStoreOptions } from './event-store.js';
 export { RedisEventStore } from './event-store.js';
 export type { RedisMessageRouterOptions } from './message-router.js';

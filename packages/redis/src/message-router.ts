@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MessageRouter, RoutedMessage } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
+import { explain, withinDeadline } from './connect.js';
 import { Keys } from './keys.js';
 
 export interface RedisMessageRouterOptions {
@@ -44,19 +45,24 @@ export class RedisMessageRouter implements MessageRouter {
     if (set === undefined) {
       set = new Set();
       this.#listeners.set(channel, set);
-      this.#subscriber.subscribe(channel).catch((error: unknown) => this.#onError(asError(error)));
+      this.#subscriber
+        .subscribe(channel)
+        .catch((error: unknown) => this.#onError(asError(explain(this.#subscriber, error))));
     }
     set.add(listener);
     return () => {
       set.delete(listener);
       if (set.size > 0 || this.#listeners.get(channel) !== set) return;
       this.#listeners.delete(channel);
-      this.#subscriber.unsubscribe(channel).catch((error: unknown) => this.#onError(asError(error)));
+      this.#subscriber
+        .unsubscribe(channel)
+        .catch((error: unknown) => this.#onError(asError(explain(this.#subscriber, error))));
     };
   }
 
   async publish(sessionId: string, message: RoutedMessage): Promise<void> {
-    await this.#publisher.publish(this.#keys.sessionChannel(sessionId), JSON.stringify(message));
+    const channel = this.#keys.sessionChannel(sessionId);
+    await withinDeadline(this.#publisher, this.#publisher.publish(channel, JSON.stringify(message)));
   }
 
   #dispatch(channel: string, payload: string): void {

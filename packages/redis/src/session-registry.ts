@@ -6,6 +6,7 @@
 
 import type { SessionRecord, SessionRegistry } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
+import { explain, withinDeadline } from './connect.js';
 import { isSafeId, Keys } from './keys.js';
 
 export class RedisSessionRegistry implements SessionRegistry {
@@ -25,12 +26,16 @@ export class RedisSessionRegistry implements SessionRegistry {
     };
     if (record.logLevel !== undefined) fields.level = record.logLevel;
     if (record.principal !== undefined) fields.p = record.principal;
-    await check(await this.#redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec());
+    const replies = await withinDeadline(
+      this.#redis,
+      this.#redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec(),
+    );
+    check(this.#redis, replies);
   }
 
   async load(sessionId: string): Promise<SessionRecord | undefined> {
     if (!isSafeId(sessionId)) return undefined; // never a session of ours: no key is built from it
-    const fields = await this.#redis.hgetall(this.#keys.session(sessionId));
+    const fields = await withinDeadline(this.#redis, this.#redis.hgetall(this.#keys.session(sessionId)));
     if (fields.v === undefined || fields.init === undefined) return undefined;
     const initialize = JSON.parse(fields.init) as Record<string, unknown>;
     return {
@@ -44,22 +49,22 @@ export class RedisSessionRegistry implements SessionRegistry {
   async setLogLevel(sessionId: string, level: string): Promise<void> {
     const key = this.#keys.session(sessionId);
     // Only a session that exists gets the field (a lone field would be a record without a version).
-    await this.#redis.eval(SET_IF_EXISTS, 1, key, 'level', level);
+    await withinDeadline(this.#redis, this.#redis.eval(SET_IF_EXISTS, 1, key, 'level', level));
   }
 
   async touch(sessionId: string, ttlMs: number): Promise<void> {
-    await this.#redis.pexpire(this.#keys.session(sessionId), ttlMs);
+    await withinDeadline(this.#redis, this.#redis.pexpire(this.#keys.session(sessionId), ttlMs));
   }
 
   async remove(sessionId: string): Promise<void> {
-    await this.#redis.del(this.#keys.session(sessionId));
+    await withinDeadline(this.#redis, this.#redis.del(this.#keys.session(sessionId)));
   }
 }
 
 const SET_IF_EXISTS =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";
 
-async function check(replies: [Error | null, unknown][] | null): Promise<void> {
+function check(redis: Redis, replies: [Error | null, unknown][] | null): void {
   if (replies === null) throw new Error('Redis discarded the transaction');
-  for (const [error] of replies) if (error !== null) throw error;
+  for (const [error] of replies) if (error !== null) throw explain(redis, error);
 }

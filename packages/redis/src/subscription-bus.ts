@@ -8,6 +8,7 @@
 
 import { isSubscriptionEvent, type SubscriptionBus, type SubscriptionEvent } from '@entropic-mcp/server';
 import type { Redis } from 'ioredis';
+import { withinDeadline } from './connect.js';
 import { Keys } from './keys.js';
 
 type Listener = (event: SubscriptionEvent) => void;
@@ -36,12 +37,12 @@ export class RedisSubscriptionBus implements SubscriptionBus {
 
   /** Resolves once the channel subscription is in place (events published before may be missed). */
   ready(): Promise<unknown> {
-    this.#subscribed ??= this.#subscriber.subscribe(this.#channel);
+    this.#subscribed ??= withinDeadline(this.#subscriber, this.#subscriber.subscribe(this.#channel));
     return this.#subscribed;
   }
 
   async publish(event: SubscriptionEvent): Promise<void> {
-    await this.#publisher.publish(this.#channel, JSON.stringify(event));
+    await withinDeadline(this.#publisher, this.#publisher.publish(this.#channel, JSON.stringify(event)));
   }
 
   subscribe(listener: Listener): () => void {

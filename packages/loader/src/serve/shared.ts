@@ -41,6 +41,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
   try {
     const shared = await createRedisSharedState(plan.redis, {
       connectionName: `entropic-mcp-${process.pid}`,
+      ...(plan.redisTimeoutMs === undefined ? {} : { timeoutMs: plan.redisTimeoutMs }),
       onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
     });
     return {

@@ -42,13 +42,14 @@ function headersFor(session: string | undefined, extra: Record<string, string>):
   return headers;
 }
 
-/** One request whose whole answer is read. */
+/** One request whose whole answer is read (rejects when it is not complete within `timeoutMs`). */
 export function rawRequest(
   endpoint: string,
   method: string,
   body: unknown,
   session?: string,
   extra: Record<string, string> = {},
+  timeoutMs?: number,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(endpoint, { method, headers: headersFor(session, extra), agent }, (res) => {
@@ -61,6 +62,13 @@ export function rawRequest(
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (timeoutMs !== undefined) {
+      const timer = setTimeout(
+        () => req.destroy(new Error(`${method} got no complete answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      req.once('close', () => clearTimeout(timer));
+    }
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
@@ -154,6 +162,7 @@ export async function callTool(
   name: string,
   args: Record<string, unknown> = {},
   extra: Record<string, string> = {},
+  timeoutMs?: number,
 ): Promise<RawAnswer & { message: Record<string, unknown> | undefined }> {
   const answer = await rawRequest(
     endpoint,
@@ -161,6 +170,7 @@ export async function callTool(
     { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
     session,
     extra,
+    timeoutMs,
   );
   return { ...answer, message: lastMessage(answer.body) };
 }

@@ -23,7 +23,8 @@ import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError } from './reply.js';
 import { SessionTable } from './sessions.js';
-import { SharedSessions, SharedStateUnavailable } from './shared-sessions.js';
+import { SharedSessions } from './shared-sessions.js';
+import { SharedStateUnavailable } from './shared-state.js';
 import { HttpServerTransport } from './transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */

@@ -8,7 +8,12 @@
 
 import type { JsonRpcMessage } from '../transport/types.js';
 import { routeResponse } from './node-tags.js';
-import type { RoutedMessage, SessionRecord, SharedSessionState } from './shared-state.js';
+import {
+  type RoutedMessage,
+  type SessionRecord,
+  type SharedSessionState,
+  SharedStateUnavailable,
+} from './shared-state.js';
 import type { HttpServerTransport } from './transport.js';
 
 /** The id of the synthetic requests that replay a restored session's state into the core. */
@@ -28,14 +33,6 @@ export interface SharedSessionsConfig {
   readonly report: (error: unknown) => void;
 }
 
-/** Shared state could not be reached: the request that needed it fails with this message. */
-export class SharedStateUnavailable extends Error {
-  constructor(cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Service Unavailable: shared session state is unreachable (${reason})`, { cause });
-  }
-}
-
 export class SharedSessions {
   readonly #config: SharedSessionsConfig;
   readonly #initParams = new WeakMap<HttpServerTransport, Record<string, unknown>>();
@@ -53,9 +50,9 @@ export class SharedSessions {
 
   /** A connection-wide message with no GET stream here: the process holding it writes it. */
   readonly elsewhere = (sessionId: string, message: JsonRpcMessage): boolean => {
-    Promise.resolve()
-      .then(() => this.#config.state.router.publish(sessionId, { kind: 'out', from: this.nodeId, message }))
-      .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
+    this.#background(() =>
+      this.#config.state.router.publish(sessionId, { kind: 'out', from: this.nodeId, message }),
+    );
     return true;
   };
 
@@ -91,49 +88,61 @@ export class SharedSessions {
 
   /**
    * A request of the session arrived here: keep what the registry needs and push its expiry back.
-   * Rejects with SharedStateUnavailable when shared state cannot be reached (an initialize then
-   * closes its new session here: the client gets the error, not a session only this process knows).
+   * Only an initialize waits for shared state (rejecting with SharedStateUnavailable when it cannot
+   * be reached: the new session then closes here, and the client gets the error, not a session only
+   * this process knows); a session this process holds keeps working while shared state stalls, and
+   * its log level and expiry reach the registry when it answers.
    */
   async noteRequest(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
     const sessionId = transport.sessionId;
     if (sessionId === undefined) return;
     const registry = this.#config.state.registry;
-    try {
-      if (message.method === 'initialize') {
-        this.#initParams.set(transport, (message.params ?? {}) as Record<string, unknown>);
+    if (message.method === 'initialize') {
+      this.#initParams.set(transport, (message.params ?? {}) as Record<string, unknown>);
+      try {
         // Refuse now rather than open a session that no other process could ever find.
         await registry.load(sessionId);
-        return;
+      } catch (error) {
+        await transport.close(false);
+        throw new SharedStateUnavailable(error);
       }
-      if (message.method === 'logging/setLevel') {
-        const level = (message.params as { level?: unknown } | undefined)?.level;
-        if (typeof level === 'string') {
+      return;
+    }
+    if (message.method === 'logging/setLevel') {
+      const level = (message.params as { level?: unknown } | undefined)?.level;
+      if (typeof level === 'string') {
+        this.#background(async () => {
           await registry.setLogLevel(sessionId, level);
           await this.#config.state.router.publish(sessionId, { kind: 'in', from: this.nodeId, message });
-        }
-        return;
+        });
       }
-      const now = Date.now();
-      if (now - (this.#touched.get(transport) ?? 0) > this.#config.ttlMs / 10) {
-        this.#touched.set(transport, now);
-        await registry.touch(sessionId, this.#config.ttlMs);
-      }
-    } catch (error) {
-      if (message.method === 'initialize') await transport.close(false);
-      throw new SharedStateUnavailable(error);
+      return;
+    }
+    const now = Date.now();
+    if (now - (this.#touched.get(transport) ?? 0) > this.#config.ttlMs / 10) {
+      this.#touched.set(transport, now);
+      this.#background(() => registry.touch(sessionId, this.#config.ttlMs));
     }
   }
 
   /**
    * A response or notification from the client arrived here: send it to the processes that need
-   * it. Afterwards the caller delivers it locally too (the core ignores what is not its own).
+   * it. Afterwards the caller delivers it locally too (the core ignores what is not its own). A
+   * response another process waits for must get there (SharedStateUnavailable otherwise, so the
+   * client learns it did not); a notification is sent without waiting.
    */
   async forward(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
     if (message.method === undefined && routeResponse(message, this.nodeId) !== 'remote') return;
     const sessionId = transport.sessionId;
     if (sessionId === undefined) return;
+    const publish = () =>
+      this.#config.state.router.publish(sessionId, { kind: 'in', from: this.nodeId, message });
+    if (message.method !== undefined) {
+      this.#background(publish);
+      return;
+    }
     try {
-      await this.#config.state.router.publish(sessionId, { kind: 'in', from: this.nodeId, message });
+      await publish();
     } catch (error) {
       throw new SharedStateUnavailable(error);
     }
@@ -183,6 +192,13 @@ export class SharedSessions {
     if (record.logLevel !== undefined) replay('logging/setLevel', { level: record.logLevel }, RESTORE_ID);
     this.attach(transport);
     return transport;
+  }
+
+  /** Shared-state work no request waits for: failures are reported, never thrown. */
+  #background(work: () => void | Promise<void>): void {
+    Promise.resolve()
+      .then(work)
+      .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
   }
 
   #receive(transport: HttpServerTransport, routed: RoutedMessage): void {

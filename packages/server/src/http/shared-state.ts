@@ -59,6 +59,14 @@ export interface MessageRouter {
   publish(sessionId: string, message: RoutedMessage): void | Promise<void>;
 }
 
+/** Shared state could not be reached: the request that needed it fails with this message (HTTP 503). */
+export class SharedStateUnavailable extends Error {
+  constructor(cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Service Unavailable: shared session state is unreachable (${reason})`, { cause });
+  }
+}
+
 /** Both halves, as the handler takes them. */
 export interface SharedSessionState {
   readonly registry: SessionRegistry;

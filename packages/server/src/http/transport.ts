@@ -20,6 +20,7 @@ import { type HeadHold, NO_HOLD } from './head-hold.js';
 import { JsonBatch } from './json-batch.js';
 import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import { type Head, sendJson, sendJsonError } from './reply.js';
+import { SharedStateUnavailable } from './shared-state.js';
 import { sseHeaders, ssePriming, sseReplay, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 import type { HttpTransportConfig } from './transport-config.js';
@@ -175,7 +176,13 @@ export class HttpServerTransport implements Transport {
     const store = this.#config.eventStore;
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
-      const found = await store.after(lastEventId);
+      let found: Awaited<ReturnType<typeof store.after>>;
+      try {
+        found = await store.after(lastEventId);
+      } catch (error) {
+        sendJsonError(res, 503, -32000, new SharedStateUnavailable(error).message);
+        return;
+      }
       if (this.#closed) {
         sendJsonError(res, 404, -32001, 'Session not found');
         return;

@@ -78,6 +78,13 @@ describe('--redis and --workers', () => {
     expect(args.redis).toBe('redis://r:6379');
     expect(args.workers).toBe(3);
   });
+
+  it('reads --redis-timeout, and names a bad one', () => {
+    expect(parseServeArgs(['--http', '0', '--redis-timeout', '1500'], '/w').redisTimeoutMs).toBe(1500);
+    expect(() => parseServeArgs(['--http', '0', '--redis-timeout', '0'], '/w')).toThrow(
+      /--redis-timeout expects a positive whole number of milliseconds, got "0"/,
+    );
+  });
 });
 
 describe('per-client limits', () => {

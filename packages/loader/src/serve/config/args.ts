@@ -40,6 +40,8 @@ export interface ServeArgs {
   readonly help: boolean;
   /** `--redis URL`: shared state for several processes behind one load balancer (HTTP only). */
   readonly redis?: string;
+  /** `--redis-timeout MS`: the deadline of every wait on Redis. */
+  readonly redisTimeoutMs?: number;
   /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
   readonly workers?: number;
   /** `--metrics HOST:PORT`: Prometheus text at http://HOST:PORT/metrics. */
@@ -63,7 +65,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
                           [--instances N] [--tools-module FILE]... [--keep-going]
                           [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
-                          [--redis redis://HOST:PORT] [--workers N]
+                          [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
 
@@ -88,6 +90,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       optionally followed by the scopes it grants (# starts a comment)
   --redis URL         share sessions, resumption logs and listen streams with other serve processes
                       through Redis (HTTP only; also mcp.redis in the config)
+  --redis-timeout MS  the deadline of every wait on Redis (default 3000; also mcp.redis_timeout_ms):
+                      a request that needs Redis fails with 503 when Redis stalls this long
   --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
                       hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
                       mcp.request_state_key, or one made at start-up for all workers)
@@ -177,6 +181,8 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     args.concurrency = n;
   }
   if (values.redis !== undefined) args.redis = values.redis;
+  if (values['redis-timeout'] !== undefined)
+    args.redisTimeoutMs = positiveInt('--redis-timeout', values['redis-timeout']);
   if (values.workers !== undefined) {
     const n = Number(values.workers);
     if (!/^\d+$/.test(values.workers) || n < 1 || n > 64) {
@@ -269,6 +275,7 @@ function parse(argv: readonly string[]) {
       'auth-audience': { type: 'string' },
       'auth-token-file': { type: 'string' },
       redis: { type: 'string' },
+      'redis-timeout': { type: 'string' },
       workers: { type: 'string' },
       metrics: { type: 'string' },
       'log-format': { type: 'string' },

@@ -33,6 +33,7 @@ const MCP_KEYS = [
   'working_dir',
   'server_timeout_seconds',
   'redis',
+  'redis_timeout_ms',
   'request_state_key',
   'metrics',
   ...Object.keys(LIMIT_KEYS),
@@ -218,6 +219,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     root?: string;
     timeoutMs?: number;
     redis?: string;
+    redisTimeoutMs?: number;
     requestStateKey?: string;
     metrics?: { host: string; port: number };
     limits: ClientLimitsConfig;
@@ -237,6 +239,10 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     if (typeof mcp.redis !== 'string' || !/^rediss?:\/\//.test(mcp.redis))
       throw source.error('mcp.redis must be a URL starting with redis:// or rediss://', ['mcp', 'redis']);
     config.redis = mcp.redis;
+  }
+  if (mcp.redis_timeout_ms !== undefined) {
+    const path = ['mcp', 'redis_timeout_ms'];
+    config.redisTimeoutMs = positiveInt(source, 'mcp.redis_timeout_ms', path, mcp.redis_timeout_ms);
   }
   if (mcp.request_state_key !== undefined) {
     if (typeof mcp.request_state_key !== 'string' || mcp.request_state_key.length < 32)

@@ -14,6 +14,8 @@ export interface ServePlan {
   readonly keepGoing: boolean;
   /** Redis URL (`--redis`, else `mcp.redis`). */
   readonly redis?: string;
+  /** Deadline of every wait on Redis (`--redis-timeout`, else `mcp.redis_timeout_ms`). */
+  readonly redisTimeoutMs?: number;
   /** MRTR sealing key: `mcp.request_state_key`, else ENTROPIC_MCP_STATE_KEY (set for workers). */
   readonly requestStateKey?: string;
   /** Processes sharing the port (`--workers`, default 1). */
@@ -53,6 +55,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),
     ...optional('metrics', args.metrics ?? file?.metrics),
+    ...optional('redisTimeoutMs', args.redisTimeoutMs ?? file?.redisTimeoutMs),
     ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),
   };
 }

@@ -36,6 +36,8 @@ export interface ServeFileConfig {
   readonly timeoutMs?: number;
   /** `mcp.redis`: the Redis URL shared by every serve process of one deployment. */
   readonly redis?: string;
+  /** `mcp.redis_timeout_ms`: the deadline of every wait on Redis. */
+  readonly redisTimeoutMs?: number;
   /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
   readonly requestStateKey?: string;
   /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */
