@@ -4,6 +4,10 @@
  * sessions made meanwhile. A batch is one atomic script; its events get ids in the order they were
  * appended, and each caller learns its own id only once Redis has acknowledged the whole batch.
  *
+ * A stream's last event completes it: the script packs the stream into one string (its events, the
+ * requests it answers) kept for the retention window, and drops the Redis stream and its index entry.
+ * A Redis stream of two events costs about 4.4 KB, the packed string about 300 bytes.
+ *
  * Once a batch missed its deadline (Redis stalls), appends fail at once instead of each waiting for
  * the deadline again: the transport then writes their events without an id. A PING, sent while that
  * lasts, ends it as soon as Redis answers.
@@ -12,24 +16,66 @@
 import type { Redis } from 'ioredis';
 import { explain, RedisTimeoutError } from './connect.js';
 
-/** KEYS: stream 1, index 1, stream 2, index 2, …; ARGV: max length, ttl ms, id 1, data 1, id 2, data 2, …. */
-const APPEND_LUA = `local max, ttl, out = ARGV[1], ARGV[2], {}
-for i = 1, #KEYS / 2 do
-  local stream, index = KEYS[2 * i - 1], KEYS[2 * i]
-  out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', ARGV[2 * i + 2])
-  redis.call('PEXPIRE', stream, ttl)
-  redis.call('SADD', index, ARGV[2 * i + 1])
-  redis.call('PEXPIRE', index, ttl)
+/**
+ * KEYS: stream 1, index 1, packed 1, stream 2, …; ARGV: max length, ttl ms, retention ms, then for
+ * each event: stream id, data, `l` (last event) or `-`, requests (JSON, or empty).
+ * The packed form: `<last seq> <requests>\n`, then `<seq> <byte length>\n<data>` per event.
+ */
+const APPEND_LUA = `local max, ttl, retain, out = ARGV[1], ARGV[2], ARGV[3], {}
+for i = 1, #KEYS / 3 do
+  local stream, index, packed = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
+  local id, data, mode, req = ARGV[4 * i], ARGV[4 * i + 1], ARGV[4 * i + 2], ARGV[4 * i + 3]
+  if mode == 'l' then
+    local done = redis.call('GET', packed)
+    if done then
+      out[i] = '0-' .. string.match(done, '^%d+')
+    else
+      local parts, seq = {}, 0
+      for _, entry in ipairs(redis.call('XRANGE', stream, '-', '+')) do
+        seq = tonumber(string.sub(entry[1], 3))
+        local fields, d = entry[2], ''
+        for j = 1, #fields, 2 do
+          if fields[j] == 'd' then d = fields[j + 1] elseif fields[j] == 'r' then req = fields[j + 1] end
+        end
+        parts[#parts + 1] = seq .. ' ' .. #d .. '\\n' .. d
+      end
+      seq = seq + 1
+      parts[#parts + 1] = seq .. ' ' .. #data .. '\\n' .. data
+      redis.call('SET', packed, seq .. ' ' .. req .. '\\n' .. table.concat(parts), 'PX', retain)
+      redis.call('DEL', stream)
+      redis.call('SREM', index, id)
+      out[i] = '0-' .. seq
+    end
+  else
+    if req == '' then
+      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data)
+    else
+      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data, 'r', req)
+    end
+    redis.call('PEXPIRE', stream, ttl)
+    redis.call('SADD', index, id)
+    redis.call('PEXPIRE', index, ttl)
+  end
 end
 return out`;
 
 /** Events per script call at most (the rest go in the next call). */
 const MAX_BATCH = 256;
 
-interface Pending {
+/** Where one event goes and what it says besides its data. */
+export interface AppendTarget {
   readonly stream: string;
   readonly index: string;
+  readonly packed: string;
   readonly streamId: string;
+  /** `l` for a stream's last event, else `-`. */
+  readonly mode: 'l' | '-';
+  /** The JSON of the requests the stream answers, or ''. */
+  readonly requests: string;
+}
+
+interface Pending {
+  readonly target: AppendTarget;
   readonly data: string;
   readonly resolve: (entryId: string) => void;
   readonly reject: (error: unknown) => void;
@@ -41,32 +87,30 @@ interface AppendingRedis extends Redis {
 
 export class AppendQueue {
   readonly #redis: AppendingRedis;
-  readonly #max: string;
-  readonly #ttl: string;
+  readonly #head: string[];
   readonly #pending: Pending[] = [];
   #busy = false;
   /** Set while Redis is known not to answer (a batch missed its deadline, no answer since). */
   #stalled: RedisTimeoutError | undefined;
   #probing = false;
 
-  constructor(redis: Redis, maxEvents: string, ttlMs: number) {
+  constructor(redis: Redis, maxEvents: string, ttlMs: number, retentionMs: number) {
     const appending = redis as AppendingRedis;
     if (typeof appending.emcpAppendEvents !== 'function')
       redis.defineCommand('emcpAppendEvents', { lua: APPEND_LUA });
     this.#redis = appending;
-    this.#max = maxEvents;
-    this.#ttl = String(ttlMs);
+    this.#head = [maxEvents, String(ttlMs), String(retentionMs)];
   }
 
-  /** Append `data` to the Redis stream `stream` (indexed in `index` as `streamId`); resolves with the entry id. */
-  push(stream: string, index: string, streamId: string, data: string): Promise<string> {
+  /** Append `data` where `target` says; resolves with the entry id (`0-N`). */
+  push(target: AppendTarget, data: string): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       if (this.#stalled !== undefined) {
         reject(this.#stalled);
         this.#probe();
         return;
       }
-      this.#pending.push({ stream, index, streamId, data, resolve, reject });
+      this.#pending.push({ target, data, resolve, reject });
       if (!this.#busy) {
         this.#busy = true;
         process.nextTick(this.#send);
@@ -82,10 +126,10 @@ export class AppendQueue {
       return;
     }
     const keys: string[] = [];
-    const args: string[] = [this.#max, this.#ttl];
-    for (const p of batch) {
-      keys.push(p.stream, p.index);
-      args.push(p.streamId, p.data);
+    const args: string[] = [...this.#head];
+    for (const { target, data } of batch) {
+      keys.push(target.stream, target.index, target.packed);
+      args.push(target.streamId, data, target.mode, target.requests);
     }
     Promise.resolve()
       .then(() => this.#redis.emcpAppendEvents(keys.length, ...keys, ...args))

@@ -4,10 +4,11 @@
  * a session's end forgets them all. Entry ids are `0-N` with N given by Redis, so an event id is
  * `<streamId>.<N>`, like the in-memory store's. Appends go through an AppendQueue: the events made
  * while one batch is on its way are added by one atomic script (add, trim, push the expiry back,
- * index), and each is written to the client only after Redis acknowledged it.
+ * index), and each is written to the client only after Redis acknowledged it. A stream's last event
+ * packs it into one string that stays resumable for the retention window (see append-queue.ts).
  */
 
-import type { EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
+import type { AppendOptions, EventStore, ReplayedEvents, StoredEvent } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
 import { AppendQueue } from './append-queue.js';
 import { explain, withinDeadline } from './connect.js';
@@ -20,45 +21,70 @@ export interface RedisEventStoreOptions {
   readonly maxEventsPerStream?: number;
   /** A stream untouched for this long expires. Default one hour. */
   readonly ttlMs?: number;
+  /** How long a complete stream (its last event stored) stays resumable. Default 60,000 ms. */
+  readonly retentionMs?: number;
 }
 
 const SEQ = /^[0-9]{1,15}$/;
 
-/** KEYS: stream, index; ARGV: stream id. */
-const DELETE_LUA = `redis.call('DEL', KEYS[1])
+/** KEYS: stream, index, packed; ARGV: stream id. */
+const DELETE_LUA = `redis.call('DEL', KEYS[1], KEYS[3])
 return redis.call('SREM', KEYS[2], ARGV[1])`;
 
-/** The connection with the drop script defined on it (ioredis sends EVALSHA, falling back to EVAL). */
+/**
+ * KEYS: stream, packed; ARGV: the sequence number resumed after. Read in one script, so an append
+ * that completes the stream meanwhile is seen whole or not at all.
+ * Returns {'c', packed} for a complete stream, {'s', newest id, oldest entry, entries after} for an
+ * open one, {} when neither exists.
+ */
+const REPLAY_LUA = `local packed = redis.call('GET', KEYS[2])
+if packed then return {'c', packed} end
+local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #newest == 0 then return {} end
+local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+return {'s', newest[1][1], oldest[1], redis.call('XRANGE', KEYS[1], '(0-' .. ARGV[1], '+')}`;
+
+type Entry = [Buffer, Buffer[]];
+
+/** The connection with the scripts defined on it (ioredis sends EVALSHA, falling back to EVAL). */
 interface ScriptedRedis extends Redis {
-  emcpDeleteStream(stream: string, index: string, id: string): Promise<number>;
+  emcpDeleteStream(stream: string, index: string, packed: string, id: string): Promise<number>;
+  emcpReplayBuffer(stream: string, packed: string, seq: string): Promise<unknown[]>;
 }
 
 function withScripts(redis: Redis): ScriptedRedis {
   const scripted = redis as ScriptedRedis;
   if (typeof scripted.emcpDeleteStream !== 'function')
-    redis.defineCommand('emcpDeleteStream', { numberOfKeys: 2, lua: DELETE_LUA });
+    redis.defineCommand('emcpDeleteStream', { numberOfKeys: 3, lua: DELETE_LUA });
+  if (typeof scripted.emcpReplayBuffer !== 'function')
+    redis.defineCommand('emcpReplay', { numberOfKeys: 2, lua: REPLAY_LUA });
   return scripted;
 }
 
 export class RedisEventStore implements EventStore {
   readonly #redis: ScriptedRedis;
   readonly #keys: Keys;
-  readonly #maxEvents: string;
-  readonly #ttlMs: number;
   readonly #appends: AppendQueue;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
     this.#redis = withScripts(redis);
     this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
-    this.#maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
-    this.#ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
-    this.#appends = new AppendQueue(redis, this.#maxEvents, this.#ttlMs);
+    const maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
+    const ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
+    const retentionMs = positive(options.retentionMs, 60_000, 'retentionMs');
+    this.#appends = new AppendQueue(redis, maxEvents, ttlMs, retentionMs);
   }
 
-  async append(streamId: string, data: string): Promise<string> {
-    const key = this.#keys.eventStream(streamId);
-    const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    const entryId = await this.#appends.push(key, index, streamId, data);
+  async append(streamId: string, data: string, options?: AppendOptions): Promise<string> {
+    const target = {
+      stream: this.#keys.eventStream(streamId),
+      index: this.#keys.eventStreamsOf(groupOf(streamId)),
+      packed: this.#keys.completeStream(streamId),
+      streamId,
+      mode: options?.last === true ? ('l' as const) : ('-' as const),
+      requests: options?.requests === undefined ? '' : JSON.stringify(options.requests),
+    };
+    const entryId = await this.#appends.push(target, data);
     return `${streamId}.${seqOf(String(entryId))}`;
   }
 
@@ -68,27 +94,27 @@ export class RedisEventStore implements EventStore {
     const seqText = lastEventId.slice(dot + 1);
     if (dot <= 0 || !isSafeId(streamId) || !SEQ.test(seqText)) return undefined;
     const seq = Number(seqText);
-    const key = this.#keys.eventStream(streamId);
-    const replies = await this.#redis
-      .pipeline()
-      .xrange(key, `(0-${seq}`, '+')
-      .xrevrange(key, '+', '-', 'COUNT', 1)
-      .exec();
-    const [rangeError, range] = replies?.[0] ?? [null, []];
-    const [lastError, last] = replies?.[1] ?? [null, []];
-    if (rangeError !== null) throw explain(this.#redis, rangeError);
-    if (lastError !== null) throw explain(this.#redis, lastError);
-    const entries = range as [string, string[]][];
-    const newest = (last as [string, string[]][])[0];
-    if (newest === undefined || seq > seqOf(newest[0])) return undefined;
-    const oldest = entries[0];
-    if (oldest !== undefined && seqOf(oldest[0]) !== seq + 1) return undefined; // trimmed past it
-    const events: StoredEvent[] = [];
-    for (const [id, fields] of entries) {
-      const text = fieldOf(fields, 'd');
-      if (text !== '') events.push({ id: `${streamId}.${seqOf(id)}`, data: text });
+    const stream = this.#keys.eventStream(streamId);
+    const packed = this.#keys.completeStream(streamId);
+    let reply: unknown[];
+    try {
+      reply = await this.#redis.emcpReplayBuffer(stream, packed, seqText);
+    } catch (error) {
+      throw explain(this.#redis, error);
     }
-    return { streamId, events };
+    const kind = String(reply[0]);
+    if (kind === 'c') return unpack(streamId, reply[1] as Buffer, seq);
+    if (kind !== 's') return undefined;
+    const [, newest, oldest, range] = reply as [unknown, Buffer, Entry, Entry[]];
+    if (seq > seqOf(String(newest))) return undefined;
+    const first = range[0];
+    if (first !== undefined && seqOf(String(first[0])) !== seq + 1) return undefined; // trimmed past it
+    const events: StoredEvent[] = [];
+    for (const [id, fields] of range) {
+      const text = fieldOf(fields, 'd');
+      if (text !== '') events.push({ id: `${streamId}.${seqOf(String(id))}`, data: text });
+    }
+    return withRequests({ streamId, events, complete: false }, fieldOf(oldest[1], 'r'));
   }
 
   async forget(prefix: string): Promise<void> {
@@ -100,12 +126,43 @@ export class RedisEventStore implements EventStore {
     await withinDeadline(this.#redis, this.#redis.del(index, ...keys));
   }
 
+  /** Forget one stream at once (the HTTP transport never does: complete streams are retained). */
   async delete(streamId: string): Promise<void> {
     const index = this.#keys.eventStreamsOf(groupOf(streamId));
-    await withinDeadline(
-      this.#redis,
-      this.#redis.emcpDeleteStream(this.#keys.eventStream(streamId), index, streamId),
-    );
+    const keys = [this.#keys.eventStream(streamId), index, this.#keys.completeStream(streamId)] as const;
+    await withinDeadline(this.#redis, this.#redis.emcpDeleteStream(...keys, streamId));
+  }
+}
+
+/** A complete stream's events after `seq`, from its packed form (see append-queue.ts). */
+function unpack(streamId: string, packed: Buffer, seq: number): ReplayedEvents | undefined {
+  let at = packed.indexOf(10);
+  const header = packed.toString('utf8', 0, at);
+  const space = header.indexOf(' ');
+  if (seq > Number(header.slice(0, space))) return undefined;
+  const events: StoredEvent[] = [];
+  let oldest: number | undefined;
+  while (at + 1 < packed.length) {
+    const line = packed.indexOf(10, at + 1);
+    const [seqText, lengthText] = packed.toString('latin1', at + 1, line).split(' ');
+    const n = Number(seqText);
+    const end = line + 1 + Number(lengthText);
+    oldest ??= n;
+    if (n > seq && end > line + 1)
+      events.push({ id: `${streamId}.${n}`, data: packed.toString('utf8', line + 1, end) });
+    at = end - 1;
+  }
+  if (oldest !== undefined && oldest > seq + 1) return undefined; // trimmed past it
+  return withRequests({ streamId, events, complete: true }, header.slice(space + 1));
+}
+
+function withRequests(found: ReplayedEvents, requests: string): ReplayedEvents {
+  if (requests === '') return found;
+  try {
+    const parsed: unknown = JSON.parse(requests);
+    return Array.isArray(parsed) ? { ...found, requests: parsed } : found;
+  } catch {
+    return found;
   }
 }
 
@@ -119,8 +176,8 @@ function seqOf(entryId: string): number {
   return Number(entryId.slice(entryId.indexOf('-') + 1));
 }
 
-function fieldOf(fields: string[], name: string): string {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1] as string;
+function fieldOf(fields: readonly (Buffer | string)[], name: string): string {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (String(fields[i]) === name) return String(fields[i + 1]);
   return '';
 }
 

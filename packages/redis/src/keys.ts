@@ -32,6 +32,11 @@ export class Keys {
     return this.#build('ev:', streamId);
   }
 
+  /** One complete SSE stream, packed into a string for its retention window. */
+  completeStream(streamId: string): string {
+    return this.#build('evc:', streamId);
+  }
+
   /** The set of event-stream ids of one session (the part of a stream id before its last dot). */
   eventStreamsOf(group: string): string {
     return this.#build('evs:', group);
@@ -40,6 +45,11 @@ export class Keys {
   /** The hash describing one legacy session. */
   session(sessionId: string): string {
     return this.#build('sess:', sessionId);
+  }
+
+  /** The key a running server process keeps alive. */
+  node(nodeId: string): string {
+    return this.#build('node:', nodeId);
   }
 
   /** The pub/sub channel of one session's messages. */

@@ -9,6 +9,7 @@ import type { MessageRouter, RoutedMessage } from '@entropic-mcp/server/http';
 import type { Redis } from 'ioredis';
 import { explain, withinDeadline } from './connect.js';
 import { Keys } from './keys.js';
+import type { NodeLiveness } from './node-liveness.js';
 
 export interface RedisMessageRouterOptions {
   readonly keyPrefix?: string;
@@ -16,6 +17,8 @@ export interface RedisMessageRouterOptions {
   readonly nodeId?: string;
   /** Told about failures no request is waiting for (a SUBSCRIBE that failed, a bad payload). */
   readonly onError?: (error: Error) => void;
+  /** Which processes run (`isGone`); without it, no process is ever taken for gone. */
+  readonly liveness?: NodeLiveness;
 }
 
 export class RedisMessageRouter implements MessageRouter {
@@ -25,6 +28,7 @@ export class RedisMessageRouter implements MessageRouter {
   readonly #keys: Keys;
   readonly #listeners = new Map<string, Set<(message: RoutedMessage) => void>>();
   readonly #onError: (error: Error) => void;
+  readonly #liveness: NodeLiveness | undefined;
 
   constructor(publisher: Redis, subscriber: Redis, options: RedisMessageRouterOptions = {}) {
     this.#publisher = publisher;
@@ -36,6 +40,7 @@ export class RedisMessageRouter implements MessageRouter {
         `nodeId must be 1-40 letters, digits, "_" or "-", got ${JSON.stringify(this.nodeId)}`,
       );
     this.#onError = options.onError ?? (() => {});
+    this.#liveness = options.liveness;
     subscriber.on('message', (channel: string, payload: string) => this.#dispatch(channel, payload));
   }
 
@@ -65,6 +70,11 @@ export class RedisMessageRouter implements MessageRouter {
     await withinDeadline(this.#publisher, this.#publisher.publish(channel, JSON.stringify(message)));
   }
 
+  /** Whether the process `nodeId` stopped for good (see NodeLiveness). */
+  async isGone(nodeId: string): Promise<boolean> {
+    return (await this.#liveness?.isGone(nodeId)) ?? false;
+  }
+
   #dispatch(channel: string, payload: string): void {
     const set = this.#listeners.get(channel);
     if (set === undefined) return;
@@ -79,7 +89,8 @@ export class RedisMessageRouter implements MessageRouter {
   }
 }
 
-function newNodeId(): string {
+/** 10 random base-36 characters. */
+export function newNodeId(): string {
   return BigInt(`0x${randomBytes(8).toString('hex')}`)
     .toString(36)
     .slice(0, 10);

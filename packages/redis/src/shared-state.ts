@@ -7,13 +7,20 @@
 import type { SharedSessionState } from '@entropic-mcp/server/http';
 import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
-import { RedisMessageRouter } from './message-router.js';
+import { newNodeId, RedisMessageRouter } from './message-router.js';
+import { NodeLiveness } from './node-liveness.js';
 import { RedisSessionRegistry } from './session-registry.js';
 import { RedisSubscriptionBus } from './subscription-bus.js';
 
 export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEventStoreOptions {
   /** This process's tag (default random). */
   readonly nodeId?: string;
+  /**
+   * How long this process's liveness key outlives its last refresh (ms); a process silent that long
+   * (and two refresh intervals more) is taken for gone, and its unanswered calls are answered with
+   * an error when the client resumes them. Default 10,000.
+   */
+  readonly nodeTtlMs?: number;
   readonly onError?: (error: Error) => void;
 }
 
@@ -39,16 +46,26 @@ export async function createRedisSharedState(
     throw error;
   }
   const prefix = { keyPrefix: options.keyPrefix };
-  const router = new RedisMessageRouter(commands, subscriber, {
-    ...prefix,
-    nodeId: options.nodeId,
-    onError: options.onError,
-  });
-  const subscriptionBus = new RedisSubscriptionBus(commands, subscriber, {
-    ...prefix,
-    onError: options.onError,
-  });
-  await subscriptionBus.ready().catch((error: unknown) => {
+  const nodeId = options.nodeId ?? newNodeId();
+  let liveness: NodeLiveness;
+  let router: RedisMessageRouter;
+  let subscriptionBus: RedisSubscriptionBus;
+  try {
+    liveness = new NodeLiveness(commands, { ...prefix, nodeId, ttlMs: options.nodeTtlMs });
+    router = new RedisMessageRouter(commands, subscriber, {
+      ...prefix,
+      nodeId,
+      onError: options.onError,
+      liveness,
+    });
+    subscriptionBus = new RedisSubscriptionBus(commands, subscriber, { ...prefix, onError: options.onError });
+  } catch (error) {
+    commands.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  await Promise.all([subscriptionBus.ready(), liveness.start()]).catch((error: unknown) => {
+    void liveness.stop().catch(() => {});
     commands.disconnect();
     subscriber.disconnect();
     throw error;
@@ -59,6 +76,7 @@ export async function createRedisSharedState(
     router,
     eventStore: new RedisEventStore(commands, options),
     async close() {
+      await liveness.stop().catch(() => {});
       await Promise.allSettled([commands.quit(), subscriber.quit()]);
     },
   };

@@ -33,6 +33,10 @@ describe('RedisEventStore on Redis', () => {
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     expect(await redis.pttl('bound:evs:s1')).toBeGreaterThan(50_000);
+    // Packed when complete, it still knows what was trimmed.
+    await store.append('s1.0', '{"n":"last"}', { last: true });
+    expect(await store.after('s1.0.6')).toBeUndefined();
+    expect((await store.after('s1.0.8'))?.events.map((e) => e.id)).toEqual(['s1.0.9', 's1.0.10', 's1.0.11']);
   });
 
   it('never reads another prefix, and refuses ids that could name other keys', async () => {
@@ -76,10 +80,22 @@ describe('RedisEventStore on Redis', () => {
         Array.from({ length: 200 }, (_, k) => 3 * k + 1),
       );
       expect(await redis.smembers('piped:evs:s1')).toEqual(['s1.0']);
-      await store.delete('s1.0');
+      // The last event packs the stream into one string kept for the retention window.
+      const last = await store.append('s1.0', '{"n":"last"}', { last: true });
+      expect(last).toBe('s1.0.201');
       expect(await redis.exists('piped:ev:s1.0')).toBe(0);
       expect(await redis.smembers('piped:evs:s1')).toEqual([]);
-      expect(await redis.exists('piped:ev:s2.0')).toBe(1);
+      expect(Number(await redis.pttl('piped:evc:s1.0'))).toBeGreaterThan(50_000);
+      expect(Number(await redis.call('MEMORY', 'USAGE', 'piped:evc:s1.0'))).toBeLessThan(4096);
+      const whole = await store.after('s1.0.0');
+      expect(whole?.events.map((e) => JSON.parse(e.data).n)).toEqual([
+        ...Array.from({ length: 200 }, (_, k) => 3 * k + 1),
+        'last',
+      ]);
+      expect(whole?.events.at(-1)?.id).toBe(last);
+      await store.delete('s2.0');
+      expect(await redis.exists('piped:ev:s2.0')).toBe(0);
+      expect(await redis.exists('piped:ev:s0.0')).toBe(1);
     } finally {
       piped.disconnect();
     }

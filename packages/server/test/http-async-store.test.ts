@@ -20,14 +20,13 @@ function lateStore(delay: (n: number) => number): EventStore & { appends: string
   const appends: string[] = [];
   return {
     appends,
-    append: (streamId, data) => {
-      const id = memory.append(streamId, data);
+    append: (streamId, data, options) => {
+      const id = memory.append(streamId, data, options);
       appends.push(id);
       return sleep(delay(appends.length)).then(() => id);
     },
     after: (id) => memory.after(id),
     forget: (prefix) => memory.forget(prefix),
-    delete: (streamId) => memory.delete(streamId),
   };
 }
 

@@ -77,10 +77,9 @@ async function rest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<st
 function asyncStore(): EventStore {
   const memory = new MemoryEventStore();
   return {
-    append: async (streamId, data) => memory.append(streamId, data),
+    append: async (streamId, data, options) => memory.append(streamId, data, options),
     after: async (id) => memory.after(id),
     forget: (prefix) => memory.forget(prefix),
-    delete: async (streamId) => memory.delete(streamId),
   };
 }
 

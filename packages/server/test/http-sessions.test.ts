@@ -84,9 +84,9 @@ describe('Streamable HTTP: session lifecycle', () => {
     const memory = new MemoryEventStore();
     const calls: string[] = [];
     const store: EventStore = {
-      append: async (streamId, message) => {
+      append: async (streamId, message, options) => {
         calls.push('append');
-        return memory.append(streamId, message);
+        return memory.append(streamId, message, options);
       },
       after: async (id) => {
         calls.push('after');

@@ -13,7 +13,21 @@ describe('MemoryEventStore', () => {
     const ids = [1, 2, 3, 4].map((i) => store.append(`s.${i}`, msg(i)));
     expect(store.size).toBe(3);
     expect(store.after(ids[0] as string)).toBeUndefined();
-    expect(store.after(ids[3] as string)).toEqual({ streamId: 's.4', events: [] });
+    expect(store.after(ids[3] as string)).toEqual({ streamId: 's.4', events: [], complete: false });
+  });
+
+  it('drops complete streams first (the oldest first), and those past their retention', async () => {
+    const store = new MemoryEventStore({ maxStreams: 3, retentionMs: 50 });
+    const live = store.append('live.0', msg(0));
+    const done = [1, 2].map((i) => store.append(`done.${i}`, msg(i), { last: true }));
+    store.append('s.3', msg(3)); // full: the oldest complete stream goes, not the oldest one
+    expect(store.after(done[0] as string)).toBeUndefined();
+    expect(store.after(done[1] as string)?.complete).toBe(true);
+    expect(store.after(live)?.complete).toBe(false);
+    await new Promise((r) => setTimeout(r, 80));
+    store.append('done.4', msg(4), { last: true }); // a stream completes: those past retention go
+    expect(store.after(done[1] as string)).toBeUndefined();
+    expect(store.size).toBe(3);
   });
 
   it('keeps the data under maxBytes by dropping the oldest streams', () => {

@@ -2,9 +2,13 @@
  * The replay log behind `Last-Event-ID` resumption. Every SSE event a session writes is appended
  * under the id of its logical stream, as the JSON text of its message; a client that lost a
  * connection asks for everything after the last id it saw and gets only that stream's later events.
- * The interface may be backed by anything (Redis, a database); methods may answer synchronously or
- * with a promise.
+ * A stream that got its last event (the answer to its request) is complete: it stays resumable for
+ * the store's retention window, whatever happened to the connection that carried it (a write that
+ * succeeded may have reached only a proxy). The interface may be backed by anything (Redis, a
+ * database); methods may answer synchronously or with a promise.
  */
+
+import type { RequestId } from '../transport/types.js';
 
 /** One stored event: its id and the JSON text of its message (empty for a priming event). */
 export interface StoredEvent {
@@ -16,6 +20,25 @@ export interface StoredEvent {
 export interface ReplayedEvents {
   readonly streamId: string;
   readonly events: readonly StoredEvent[];
+  /** The stream got its last event: nothing more will come on it. */
+  readonly complete?: boolean;
+  /** The requests the stream answers, when its first event named them. */
+  readonly requests?: readonly RequestId[];
+}
+
+/** What an append may say about its event besides its text. */
+export interface AppendOptions {
+  /**
+   * The requests this stream answers (given with the first event of a POST's stream): a resumption
+   * that finds the stream unfinished and its process gone answers them with an error.
+   */
+  readonly requests?: readonly RequestId[];
+  /**
+   * This is the stream's last event: the stream is complete, and the store keeps it for its retention
+   * window, then may forget it. A complete stream takes no other last event: such an append stores
+   * nothing and returns the id of the stream's last event.
+   */
+  readonly last?: boolean;
 }
 
 export interface EventStore {
@@ -23,14 +46,16 @@ export interface EventStore {
    * Append one event to `streamId` and return its id (unique across all streams of the store). An
    * append may be made before the previous one to the same stream settled; ids follow call order.
    */
-  append(streamId: string, data: string): string | Promise<string>;
+  append(streamId: string, data: string, options?: AppendOptions): string | Promise<string>;
   /** Events of the same stream after `lastEventId`; undefined when the id is unknown or evicted. */
   after(lastEventId: string): ReplayedEvents | undefined | Promise<ReplayedEvents | undefined>;
   /** Forget every stream whose id starts with `prefix` (a session ended). */
   forget(prefix: string): void | Promise<void>;
   /**
-   * Forget one stream whose response reached the client on a live connection: nothing on it can
-   * be resumed any more. Optional; a store without it keeps such streams until they are evicted.
+   * Forget one stream at once.
+   * @deprecated The HTTP transport no longer calls it: a complete stream stays resumable for the
+   * store's retention window (see `AppendOptions.last`), since a write that succeeded may have reached
+   * only a proxy.
    */
   delete?(streamId: string): void | Promise<void>;
 }
@@ -38,10 +63,15 @@ export interface EventStore {
 export interface MemoryEventStoreOptions {
   /** Events kept per stream; older ones are dropped first. Default 1,000. */
   readonly maxEventsPerStream?: number;
-  /** Streams kept in total; the least recently created is dropped first. Default 10,000. */
+  /**
+   * Streams kept in total. Beyond it, complete streams go first (the oldest first), then the least
+   * recently created. Default 10,000.
+   */
   readonly maxStreams?: number;
-  /** Bytes of event data kept in total (UTF-16 code units); oldest streams go first. Default 64 MiB. */
+  /** Bytes of event data kept in total (UTF-16 code units); streams go in the same order. Default 64 MiB. */
   readonly maxBytes?: number;
+  /** How long a complete stream stays resumable, within the bounds above (ms). Default 60,000. */
+  readonly retentionMs?: number;
 }
 
 interface StreamLog {
@@ -49,6 +79,16 @@ interface StreamLog {
   first: number;
   bytes: number;
   readonly events: string[];
+  /** Its last event was appended. */
+  complete: boolean;
+  requests: readonly RequestId[] | undefined;
+}
+
+/** A complete stream waiting for the end of its retention (or for room to be needed). */
+interface Retained {
+  readonly id: string;
+  readonly log: StreamLog;
+  readonly until: number;
 }
 
 /**
@@ -60,6 +100,7 @@ export class MemoryEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxStreams: number;
   readonly #maxBytes: number;
+  readonly #retentionMs: number;
   #bytes = 0;
   /**
    * Stream ids in creation order, for eviction. (Taking the first key of a Map whose front entries
@@ -67,11 +108,15 @@ export class MemoryEventStore implements EventStore {
    */
   #order: string[] = [];
   #orderHead = 0;
+  /** Complete streams in the order they completed (so in the order their retention ends). */
+  #retained: Retained[] = [];
+  #retainedHead = 0;
 
   constructor(options: MemoryEventStoreOptions = {}) {
     this.#maxEvents = positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream');
     this.#maxStreams = positive(options.maxStreams, 10_000, 'maxStreams');
     this.#maxBytes = positive(options.maxBytes, 64 * 1024 * 1024, 'maxBytes');
+    this.#retentionMs = positive(options.retentionMs, 60_000, 'retentionMs');
   }
 
   /** Number of streams currently held (for tests and monitoring). */
@@ -89,26 +134,30 @@ export class MemoryEventStore implements EventStore {
     return this.#bytes;
   }
 
-  append(streamId: string, data: string): string {
+  append(streamId: string, data: string, options?: AppendOptions): string {
     let log = this.#streams.get(streamId);
     if (log === undefined) {
-      if (this.#streams.size >= this.#maxStreams) this.#dropOldest();
-      log = { first: 0, bytes: 0, events: [] };
+      if (this.#streams.size >= this.#maxStreams) this.#dropOne();
+      log = { first: 0, bytes: 0, events: [], complete: false, requests: undefined };
       this.#streams.set(streamId, log);
       this.#order.push(streamId);
       if (this.#order.length - this.#orderHead > 2 * this.#streams.size + 1024) this.#compactOrder();
+    } else if (log.complete && options?.last === true) {
+      return `${streamId}.${log.first + log.events.length - 1}`;
     }
     const seq = log.first + log.events.length;
     log.events.push(data);
     log.bytes += data.length;
     this.#bytes += data.length;
+    if (options?.requests !== undefined) log.requests = options.requests;
     if (log.events.length > this.#maxEvents) {
       const dropped = log.events.shift() as string;
       log.bytes -= dropped.length;
       this.#bytes -= dropped.length;
       log.first++;
     }
-    while (this.#bytes > this.#maxBytes && this.#streams.size > 1) this.#dropOldest();
+    if (options?.last === true && !log.complete) this.#retain(streamId, log);
+    while (this.#bytes > this.#maxBytes && this.#streams.size > 1) this.#dropOne();
     return `${streamId}.${seq}`;
   }
 
@@ -126,7 +175,8 @@ export class MemoryEventStore implements EventStore {
       const data = log.events[s - log.first] ?? '';
       if (data !== '') events.push({ id: `${streamId}.${s}`, data });
     }
-    return { streamId, events };
+    const found = { streamId, events, complete: log.complete };
+    return log.requests === undefined ? found : { ...found, requests: log.requests };
   }
 
   forget(prefix: string): void {
@@ -138,6 +188,7 @@ export class MemoryEventStore implements EventStore {
     }
   }
 
+  /** Forget one stream at once (the HTTP transport never does: complete streams are retained). */
   delete(streamId: string): void {
     const log = this.#streams.get(streamId);
     if (log === undefined) return;
@@ -146,16 +197,41 @@ export class MemoryEventStore implements EventStore {
     // The id stays in the eviction order until the next compaction skips it.
   }
 
-  #dropOldest(): void {
+  /** `log` just completed: keep it for the retention window; drop those whose window ended. */
+  #retain(id: string, log: StreamLog): void {
+    log.complete = true;
+    const now = Date.now();
+    this.#retained.push({ id, log, until: now + this.#retentionMs });
+    for (let next = this.#retained[this.#retainedHead]; next !== undefined && next.until <= now; ) {
+      this.#retainedHead++;
+      if (this.#streams.get(next.id) === next.log) this.#drop(next.id, next.log);
+      next = this.#retained[this.#retainedHead];
+    }
+    this.#compactRetained();
+  }
+
+  /** Make room: the oldest complete stream, else the least recently created one. */
+  #dropOne(): void {
+    while (this.#retainedHead < this.#retained.length) {
+      const { id, log } = this.#retained[this.#retainedHead++] as Retained;
+      if (this.#streams.get(id) !== log) continue; // already forgotten
+      this.#drop(id, log);
+      this.#compactRetained();
+      return;
+    }
     while (this.#orderHead < this.#order.length) {
       const id = this.#order[this.#orderHead++] as string;
       const log = this.#streams.get(id);
       if (log === undefined) continue; // already forgotten
-      this.#bytes -= log.bytes;
-      this.#streams.delete(id);
+      this.#drop(id, log);
       break;
     }
     if (this.#orderHead > 1024 && this.#orderHead * 2 > this.#order.length) this.#compactOrder();
+  }
+
+  #drop(id: string, log: StreamLog): void {
+    this.#bytes -= log.bytes;
+    this.#streams.delete(id);
   }
 
   /** Drop consumed and forgotten ids from the eviction order (amortised: runs when it has doubled). */
@@ -167,6 +243,13 @@ export class MemoryEventStore implements EventStore {
     }
     this.#order = live;
     this.#orderHead = 0;
+  }
+
+  #compactRetained(): void {
+    if (this.#retainedHead > 1024 && this.#retainedHead * 2 > this.#retained.length) {
+      this.#retained = this.#retained.slice(this.#retainedHead);
+      this.#retainedHead = 0;
+    }
   }
 }
 

@@ -96,6 +96,7 @@ export function createMcpHttpHandler(
         ? {}
         : {
             nodeId: shared.nodeId,
+            isGone: shared.isGone,
             elsewhere: (message) => shared.elsewhere(sessionId, message),
             onInitialized: shared.onInitialized,
           }),

@@ -2,7 +2,13 @@
 
 export type { AuthRefusal } from './auth.js';
 export { bearerAuth, PRM_PATH } from './auth.js';
-export type { EventStore, MemoryEventStoreOptions, ReplayedEvents, StoredEvent } from './event-store.js';
+export type {
+  AppendOptions,
+  EventStore,
+  MemoryEventStoreOptions,
+  ReplayedEvents,
+  StoredEvent,
+} from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
 export type { ConnectableServer, McpHttpHandler } from './handler.js';
 export { createMcpHttpHandler } from './handler.js';

@@ -44,3 +44,10 @@ export function streamIdOf(sessionId: string, nodeId: string | undefined, seq: n
 export function isGetStream(streamId: string): boolean {
   return /-g[0-9]+$/.test(streamId);
 }
+
+/** The process that writes a stream of `sessionId` (undefined for a stream id without a process tag). */
+export function nodeOfStream(sessionId: string, streamId: string): string | undefined {
+  if (!streamId.startsWith(`${sessionId}.`)) return undefined;
+  const match = /^(.+)-g?[0-9]+$/.exec(streamId.slice(sessionId.length + 1));
+  return match?.[1];
+}

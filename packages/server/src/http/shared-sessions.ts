@@ -48,6 +48,10 @@ export class SharedSessions {
     return this.#config.state.router.nodeId;
   }
 
+  /** Whether another process stopped for good (false when the router cannot tell). */
+  readonly isGone = async (nodeId: string): Promise<boolean> =>
+    (await this.#config.state.router.isGone?.(nodeId)) ?? false;
+
   /** A connection-wide message with no GET stream here: the process holding it writes it. */
   readonly elsewhere = (sessionId: string, message: JsonRpcMessage): boolean => {
     this.#background(() =>

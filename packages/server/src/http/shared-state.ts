@@ -57,6 +57,11 @@ export interface MessageRouter {
   subscribe(sessionId: string, listener: (message: RoutedMessage) => void): () => void;
   /** Publish to every process subscribed to `sessionId` (including this one). */
   publish(sessionId: string, message: RoutedMessage): void | Promise<void>;
+  /**
+   * Whether the process `nodeId` stopped for good (its calls that never got an answer are lost).
+   * Optional: without it, no process is ever taken for gone.
+   */
+  isGone?(nodeId: string): Promise<boolean>;
 }
 
 /** Shared state could not be reached: the request that needed it fails with this message (HTTP 503). */

@@ -52,3 +52,20 @@ export function sseReplay(
   else if (text === '') res.flushHeaders();
   else res.write(text);
 }
+
+/**
+ * A resumption answered before its stream has more to say: what it missed (or the id it resumed from,
+ * so that it keeps its place), when to come back, and the end.
+ */
+export function ssePoll(
+  res: ServerResponse,
+  head: Head,
+  events: readonly StoredEvent[],
+  lastEventId: string,
+  retryMs: number,
+): void {
+  res.writeHead(200, head as string[]);
+  let text = events.length === 0 ? ssePriming(lastEventId) : '';
+  for (const event of events) text += sseEvent(event.id, event.data);
+  res.end(text + sseRetry(retryMs));
+}

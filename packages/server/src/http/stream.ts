@@ -5,13 +5,17 @@
  * `Last-Event-ID` attaches a new connection to the same stream.
  *
  * A POST stream holds back its response head and priming event until the first event: a response
- * produced at once then leaves in a single write with a Content-Length, like a JSON answer.
+ * produced at once then leaves in a single write with a Content-Length, like a JSON answer. Its last
+ * event is stored as such: the stream is complete, and stays resumable for the store's retention
+ * window even when the write that carried the event succeeded (a proxy may have taken it for a
+ * client that was gone).
  */
 
 import type { ServerResponse } from 'node:http';
-import type { EventStore, StoredEvent } from './event-store.js';
+import type { RequestId } from '../transport/types.js';
+import type { AppendOptions, EventStore, StoredEvent } from './event-store.js';
 import { type Head, withLength } from './reply.js';
-import { sseEvent, sseReplay, writable } from './sse.js';
+import { sseEvent, ssePriming, sseReplay, writable } from './sse.js';
 
 export class SseStream {
   /** The live connection, if any. */
@@ -35,6 +39,32 @@ export class SseStream {
     readonly id: string,
     readonly standalone: boolean,
   ) {}
+
+  /**
+   * Store the priming event (an id and empty data, so that the client can resume before any message
+   * arrived) and send it before the first event; a POST's stream stores the ids of the requests it
+   * answers with it. With an asynchronous store the head waits for it: `held` gets the stream once it
+   * is stored, when no event is queued behind it (that event's write carries head and priming).
+   */
+  prime(
+    store: EventStore,
+    requests: readonly RequestId[] | undefined,
+    held: (stream: SseStream) => void,
+  ): void {
+    const id = store.append(this.id, '', requests === undefined ? undefined : { requests });
+    if (typeof id === 'string') {
+      this.prefix = ssePriming(id);
+      return;
+    }
+    this.tail = id
+      .then((eventId) => {
+        this.prefix = ssePriming(eventId);
+      }, this.#fail)
+      .then(() => {
+        if (this.queued === 0) held(this);
+      })
+      .catch(this.#fail);
+  }
 
   /** Attach a connection (call `watch` unless it is answered at once). */
   attach(res: ServerResponse): void {
@@ -77,22 +107,23 @@ export class SseStream {
   /** Write one message (its JSON text), storing it first when the session is resumable; `end` closes after it. */
   emit(data: string, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
     if (store === undefined) {
-      this.#out(sseEvent(undefined, data), maxBacklog, end, undefined);
+      this.#out(sseEvent(undefined, data), maxBacklog, end);
       return;
     }
+    const options = end ? LAST : undefined;
     if (this.tail !== undefined) {
       // Stored at once (the store numbers events in the order they are appended, so a Redis round trip
       // carries this event with the ones before it); only the write waits for the events before it.
-      const appended = appendNow(store, this.id, data);
+      const appended = appendNow(store, this.id, data, options);
       this.queued++;
       this.tail = this.tail
-        .then(() => this.#storeAndWrite(data, store, maxBacklog, end, appended))
+        .then(() => this.#storeAndWrite(data, maxBacklog, end, appended))
         .catch(this.#fail);
       return;
     }
-    const id = store.append(this.id, data);
-    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end, store);
-    else this.tail = this.#storeAndWrite(data, store, maxBacklog, end, id);
+    const id = store.append(this.id, data, options);
+    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end);
+    else this.tail = this.#storeAndWrite(data, maxBacklog, end, id);
   }
 
   /** Close the live connection, after `finalText` (the logical stream stays open). */
@@ -109,13 +140,7 @@ export class SseStream {
    * Store, then write. When the store fails (Redis unreachable) the event still goes out live, without
    * an id: the client gets it but cannot resume from it.
    */
-  async #storeAndWrite(
-    data: string,
-    store: EventStore,
-    max: number,
-    end: boolean,
-    appended: Promise<string> = Promise.resolve(store.append(this.id, data)),
-  ): Promise<void> {
+  async #storeAndWrite(data: string, max: number, end: boolean, appended: Promise<string>): Promise<void> {
     let eventId: string | undefined;
     try {
       eventId = await appended;
@@ -123,32 +148,13 @@ export class SseStream {
       this.#fail(error);
     }
     if (this.queued > 0) this.queued--;
-    this.#out(sseEvent(eventId, data), max, end, store);
+    this.#out(sseEvent(eventId, data), max, end);
   }
 
-  /**
-   * Write `text`; `end` closes the connection after it. The final event of a stream that left on a
-   * live connection completes the stream, so its log is dropped from the store. When no connection
-   * was attached (dropped, or closed by the server to make the client poll) the log stays: the
-   * client resumes from it with `Last-Event-ID`.
-   */
-  #out(text: string, maxBacklog: number, end: boolean, store: EventStore | undefined): void {
-    if (!end) {
-      this.write(text, maxBacklog);
-      return;
-    }
-    const delivered = writable(this.res);
-    this.detach(text);
-    if (delivered && store?.delete !== undefined) this.#drop(store);
-  }
-
-  #drop(store: EventStore): void {
-    try {
-      const done = store.delete?.(this.id);
-      if (done !== undefined) done.catch(this.#fail);
-    } catch (error) {
-      this.#fail(error);
-    }
+  /** Write `text`; `end` closes the connection after it (the stream's log stays in the store). */
+  #out(text: string, maxBacklog: number, end: boolean): void {
+    if (end) this.detach(text);
+    else this.write(text, maxBacklog);
   }
 
   /** The one place that writes: head and prefix first when still held back. */
@@ -177,11 +183,19 @@ export class SseStream {
   }
 }
 
+/** The options of a stream's last event. */
+const LAST: AppendOptions = { last: true };
+
 /** `store.append` as a promise that is already handled (it is awaited later, behind earlier events). */
-function appendNow(store: EventStore, streamId: string, data: string): Promise<string> {
+function appendNow(
+  store: EventStore,
+  streamId: string,
+  data: string,
+  options: AppendOptions | undefined,
+): Promise<string> {
   let appended: Promise<string>;
   try {
-    appended = Promise.resolve(store.append(streamId, data));
+    appended = Promise.resolve(store.append(streamId, data, options));
   } catch (error) {
     appended = Promise.reject(error);
   }

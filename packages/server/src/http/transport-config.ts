@@ -25,6 +25,11 @@ export interface HttpTransportConfig<T = unknown> {
   readonly onEnd?: (transport: T) => void;
   /** This process's tag when several processes serve one session (see node-tags.ts). */
   readonly nodeId?: string;
+  /**
+   * Whether the process `nodeId` is gone for good (a resumed stream of it that never got its answer
+   * then gets an error). Undefined: every process is presumed running.
+   */
+  readonly isGone?: (nodeId: string) => Promise<boolean>;
   /** A connection-wide message with no GET stream here: true when another process takes it. */
   readonly elsewhere?: (message: JsonRpcMessage) => boolean;
   /** The initialize answer is about to leave; a returned promise holds it back until it settles. */

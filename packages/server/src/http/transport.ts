@@ -20,8 +20,8 @@ import { type HeadHold, NO_HOLD } from './head-hold.js';
 import { JsonBatch } from './json-batch.js';
 import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import { type Head, sendJson, sendJsonError } from './reply.js';
-import { SharedStateUnavailable } from './shared-state.js';
-import { sseHeaders, ssePriming, sseReplay, sseRetry, writable } from './sse.js';
+import { resumeStream } from './resume.js';
+import { sseHeaders, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 import type { HttpTransportConfig } from './transport-config.js';
 
@@ -124,7 +124,7 @@ export class HttpServerTransport implements Transport {
       stream.pending = 1;
       this.#routes.set(id, stream);
       stream.head = this.#sseHead;
-      this.#prime(stream, res, headerVersion ?? versionOf(message));
+      this.#prime(stream, res, headerVersion ?? versionOf(message), [id]);
       this.#deliver(message, context, [id]);
       // A synchronous response left with the head; else hold it (after the priming event is stored).
       if (stream.tail === undefined) this.#headHold.hold(stream);
@@ -161,7 +161,7 @@ export class HttpServerTransport implements Transport {
       stream = this.#openStream(false);
       stream.pending = ids.length;
       stream.head = this.#sseHead;
-      this.#prime(stream, res, this.protocolVersion);
+      this.#prime(stream, res, this.protocolVersion, ids);
       route = stream;
     }
     for (const id of ids) this.#routes.set(id, route);
@@ -176,30 +176,21 @@ export class HttpServerTransport implements Transport {
     const store = this.#config.eventStore;
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
-      let found: Awaited<ReturnType<typeof store.after>>;
-      try {
-        found = await store.after(lastEventId);
-      } catch (error) {
-        sendJsonError(res, 503, -32000, new SharedStateUnavailable(error).message);
-        return;
-      }
-      if (this.#closed) {
-        sendJsonError(res, 404, -32001, 'Session not found');
-        return;
-      }
-      if (found?.streamId.startsWith(`${this.sessionId}.`)) {
-        const stream =
-          this.#streams.get(found.streamId) ??
-          (this.#config.nodeId !== undefined && isGetStream(found.streamId)
+      const resumed = await resumeStream(res, lastEventId, {
+        store,
+        head: this.#sseHead,
+        sessionId: this.sessionId,
+        retryMs: this.#config.retryMs,
+        nodeId: this.#config.nodeId,
+        isGone: this.#config.isGone,
+        closed: () => this.#closed,
+        carrier: (streamId) =>
+          this.#streams.get(streamId) ??
+          (this.#config.nodeId !== undefined && isGetStream(streamId)
             ? this.#standaloneStream() // another process's GET stream: this one carries on
-            : undefined);
-        if (stream === undefined) return sseReplay(res, this.#sseHead, found.events, true);
-        // A resuming client has lost the old connection even when this side has not noticed yet
-        // (a load balancer may keep its half open): the new connection replaces it.
-        stream.detach();
-        stream.resume(res, this.#sseHead, found.events);
-        return;
-      }
+            : undefined),
+      });
+      if (resumed !== 'fresh') return;
     }
     const standalone = this.#standaloneStream();
     if (writable(standalone.res)) {
@@ -357,29 +348,21 @@ export class HttpServerTransport implements Transport {
   }
 
   /** Send the priming event (resumable sessions whose client understands empty data). */
-  #prime(stream: SseStream, res: ServerResponse, version: string | undefined): void {
+  #prime(
+    stream: SseStream,
+    res: ServerResponse,
+    version: string | undefined,
+    requests?: readonly RequestId[],
+  ): void {
     const store = this.#config.eventStore;
     stream.attach(res);
     if (store === undefined || this.sessionId === undefined) return;
     const effective = this.protocolVersion ?? version;
     if (effective === undefined || effective < '2025-11-25') return;
-    const id = store.append(stream.id, '');
-    if (typeof id === 'string') stream.prefix = ssePriming(id);
-    else {
-      // Held back while an event is queued behind it: that event's write carries head and priming.
-      stream.tail = id
-        .then(
-          (eventId) => {
-            stream.prefix = ssePriming(eventId);
-          },
-          (error: unknown) => this.#report(error),
-        )
-        .then(() => {
-          if (stream.queued === 0) this.#headHold.hold(stream);
-        })
-        .catch((error: unknown) => this.#report(error));
-    }
+    stream.prime(store, requests, this.#hold);
   }
+
+  readonly #hold = (stream: SseStream): void => this.#headHold.hold(stream);
 
   #learnVersion(message: JsonRpcMessage, route: Route): void {
     const result = message.result as { protocolVersion?: unknown } | undefined;

@@ -28,9 +28,10 @@ export function eventStoreSuite(name: string, { make }: EventStoreSuiteOptions):
           { id: a, data: msg(1) },
           { id: b, data: msg(2) },
         ],
+        complete: false,
       });
       expect((await store.after(a))?.events.map((e) => e.id)).toEqual([b]);
-      expect(await store.after(b)).toEqual({ streamId: 's.1', events: [] });
+      expect(await store.after(b)).toEqual({ streamId: 's.1', events: [], complete: false });
     });
 
     it('answers undefined for unknown, malformed, future and evicted ids', async () => {
@@ -57,15 +58,45 @@ export function eventStoreSuite(name: string, { make }: EventStoreSuiteOptions):
       expect((await store.after(keep))?.events.map((e) => e.data)).toEqual([msg(4)]);
     });
 
-    it('deletes one delivered stream and keeps the others', async () => {
+    it('keeps a complete stream resumable, with the requests it answers, and takes one last event', async () => {
       const store = await make({});
-      const done = await store.append('q.0', msg(1));
-      await store.append('q.0', msg(2));
+      const prime = await store.append('q.0', '', { requests: [7, 'x'] });
+      const progress = await store.append('q.0', msg(1));
+      const last = await store.append('q.0', msg(2), { last: true });
       const open = await store.append('q.1', msg(3));
       await store.append('q.1', msg(4));
-      await store.delete?.('q.0');
-      if (store.delete !== undefined) expect(await store.after(done)).toBeUndefined();
-      expect((await store.after(open))?.events.map((e) => e.data)).toEqual([msg(4)]);
+      expect(await store.after(prime)).toEqual({
+        streamId: 'q.0',
+        events: [
+          { id: progress, data: msg(1) },
+          { id: last, data: msg(2) },
+        ],
+        complete: true,
+        requests: [7, 'x'],
+      });
+      expect(await store.after(last)).toEqual({
+        streamId: 'q.0',
+        events: [],
+        complete: true,
+        requests: [7, 'x'],
+      });
+      // A second last event (another process answering the same stream) is not stored.
+      expect(await store.append('q.0', msg(9), { last: true })).toBe(last);
+      expect((await store.after(progress))?.events.map((e) => e.data)).toEqual([msg(2)]);
+      expect(await store.after(open)).toEqual({
+        streamId: 'q.1',
+        events: [{ id: expect.any(String), data: msg(4) }],
+        complete: false,
+      });
+    });
+
+    it('answers undefined beyond the last event of a complete stream', async () => {
+      const store = await make({});
+      const prime = await store.append('z.0', '');
+      const last = await store.append('z.0', msg(1), { last: true });
+      const seq = Number(last.slice(last.lastIndexOf('.') + 1));
+      expect(await store.after(`z.0.${seq + 1}`)).toBeUndefined();
+      expect((await store.after(prime))?.events.map((e) => e.data)).toEqual([msg(1)]);
     });
 
     it('keeps large events whole and in order', async () => {

@@ -1,0 +1,169 @@
+/**
+ * Delivery under the faults of the documented deployment (three `serve --http --redis` processes
+ * behind HAProxy, round robin, no stickiness), through real parts:
+ * - a client that loses its POST stream after the priming event gets its answer by resuming through
+ *   HAProxy, from any process, although the answer was written into HAProxy's still-open connection;
+ * - a call whose process dies before answering gets a JSON-RPC error naming what happened when the
+ *   client resumes it, instead of waiting forever (SDK v2 client).
+ */
+
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, openLegacySession, openSse, type SseReader } from './support/raw-mcp.js';
+import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+import { textOf, waitFor } from './support/serve-helpers.js';
+
+let cluster: ScaleCluster;
+let nextId = 1;
+
+beforeAll(async () => {
+  cluster = await startScaleCluster(3);
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Call scale.pid until every process has served (and so holds a copy of) the session. */
+async function spread(session: string): Promise<void> {
+  const seen = new Set<string>();
+  for (let i = 0; i < 30 && seen.size < 3; i++)
+    seen.add(
+      String((await callTool(cluster.endpoint, session, nextId++, 'scale.pid')).headers['x-served-by']),
+    );
+  expect(seen.size).toBe(3);
+}
+
+/** The text of the tools/call answer among `reader`'s events, if any. */
+function answerOf(reader: SseReader): string | undefined {
+  for (const event of reader.events) {
+    const message = JSON.parse(event.data || '{}') as { result?: unknown };
+    if (message.result !== undefined) return textOf(message.result);
+  }
+  return undefined;
+}
+
+/** A GET with `Last-Event-ID` through HAProxy, read until it ends (or for at most 5 s). */
+async function resume(session: string, lastEventId: string): Promise<SseReader> {
+  const reader = await openSse(cluster.endpoint, 'GET', session, { lastEventId });
+  await Promise.race([reader.closed, sleep(5_000)]);
+  reader.close();
+  return reader;
+}
+
+/**
+ * A fetch for an SDK client that cuts the first POST whose body matches right after its first chunk
+ * (the priming event), as a network blip would: the client's reader fails, and the connection to
+ * HAProxy is aborted. `served` gets the X-Served-By of that POST.
+ */
+function blipOnce(match: string, served: string[]): typeof fetch {
+  let armed = true;
+  return async (input, init) => {
+    const body = typeof init?.body === 'string' ? init.body : '';
+    if (!armed || init?.method !== 'POST' || !body.includes(match)) return fetch(input, init);
+    armed = false;
+    const cut = new AbortController();
+    const signals = init.signal ? [init.signal, cut.signal] : [cut.signal];
+    const res = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+    served.push(String(res.headers.get('x-served-by')));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let chunks = 0;
+    const blipped = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (chunks++ > 0) {
+          cut.abort();
+          controller.error(new TypeError('network blip (injected by the test)'));
+          return;
+        }
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+    });
+    return new Response(blipped, { status: res.status, headers: res.headers });
+  };
+}
+
+describe('serve --redis behind HAProxy: delivery', () => {
+  it('replays an answer written into the proxy after the client left, from any process, each time', async () => {
+    const session = await openLegacySession(cluster.endpoint);
+    await spread(session);
+    const body = {
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'tools/call',
+      params: { name: 'scale.later', arguments: { ms: 1000 } },
+    };
+    const post = await openSse(cluster.endpoint, 'POST', session, { body });
+    await waitFor(() => post.events.length > 0, 20_000, 'the priming event');
+    const primed = post.events[0]?.id as string;
+    post.close(); // the client's network blips; HAProxy keeps its connection to the process open
+    // The process writes the answer into that connection (the write succeeds) once it is ready.
+    const first = await resume(session, primed);
+    let answer = answerOf(first);
+    for (let lastId = first.events.at(-1)?.id ?? primed, i = 0; answer === undefined && i < 30; i++) {
+      const again = await resume(session, lastId); // a client comes back as `retry` says
+      answer = answerOf(again);
+      lastId = again.events.at(-1)?.id ?? lastId;
+    }
+    expect(answer).toMatch(/^later:\d+$/);
+    // Every later resumption from the priming event, whichever process HAProxy picks, replays it.
+    const seen: Record<string, string | undefined> = {};
+    for (let i = 0; i < 6; i++) {
+      const replay = await resume(session, primed);
+      seen[`${i}:${String(replay.headers['x-served-by'])}`] = answerOf(replay);
+      expect(replay.events.some((e) => e.data === '')).toBe(false); // the answer, not a new stream
+    }
+    expect(Object.values(seen)).toEqual(Array(6).fill(answer));
+    expect(new Set(Object.keys(seen).map((k) => k.split(':')[1])).size).toBe(3);
+  });
+
+  it('an SDK v1 client whose POST stream broke after the priming event gets its answer through HAProxy', async () => {
+    const served: string[] = [];
+    const client = new Client({ name: 'blip', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.endpoint), {
+      fetch: blipOnce('"scale.later"', served),
+    });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'scale.later', arguments: { ms: 1500 } }, undefined, {
+        timeout: 30_000,
+      });
+      expect(textOf(result)).toMatch(/^later:\d+$/);
+      expect(served).toHaveLength(1); // the call's POST was cut; the answer came through a resumption
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a call whose process is SIGKILLed gets a JSON-RPC error naming it (SDK v2 client), not a wait forever', async () => {
+    const served: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (init?.method === 'POST' && String(init.body).includes('"scale.wait"'))
+        served.push(String(res.headers.get('x-served-by')));
+      return res;
+    };
+    const client = new ClientV2({ name: 'lost', version: '1.0.0' });
+    await client.connect(new HttpV2(new URL(cluster.endpoint), { fetch: recording }));
+    try {
+      const call = client.callTool({ name: 'scale.wait', arguments: {} }, { timeout: 120_000 });
+      call.catch(() => {});
+      await waitFor(() => served.length === 1, 20_000, 'the call to reach a process');
+      await sleep(500); // the priming event reaches the client
+      const victim = cluster.node(served[0]);
+      await cluster.kill(cluster.nodes.indexOf(victim));
+      const started = Date.now();
+      await expect(call).rejects.toThrow(
+        /Request lost: the server process that was serving it \(.+\) is gone and no answer was stored/,
+      );
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
