@@ -3,10 +3,14 @@
  * behind HAProxy, round robin, no stickiness), through real parts:
  * - a client that loses its POST stream after the priming event gets its answer by resuming through
  *   HAProxy, from any process, although the answer was written into HAProxy's still-open connection;
+ * - a GET stream resumed on another process: the process that held it stops writing into the
+ *   connection its client left, and what it raises reaches the live stream;
+ * - GET streams their clients abandoned are found by keep-alive comments and their connections let go;
  * - a call whose process dies before answering gets a JSON-RPC error naming what happened when the
  *   client resumes it, instead of waiting forever (SDK v2 client).
  */
 
+import { readFileSync } from 'node:fs';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,8 +22,11 @@ import { textOf, waitFor } from './support/serve-helpers.js';
 let cluster: ScaleCluster;
 let nextId = 1;
 
+/** Keep-alive comments every 500 ms, so that abandoned streams are found within a second or two. */
+const KEEP_ALIVE_MS = 500;
+
 beforeAll(async () => {
-  cluster = await startScaleCluster(3);
+  cluster = await startScaleCluster(3, { args: ['--sse-keep-alive', String(KEEP_ALIVE_MS)] });
 }, 120_000);
 
 afterAll(async () => {
@@ -45,6 +52,23 @@ function answerOf(reader: SseReader): string | undefined {
     if (message.result !== undefined) return textOf(message.result);
   }
   return undefined;
+}
+
+/** The `n` of each `notifications/message` the scale tools broadcast, in arrival order. */
+function numbers(reader: SseReader): number[] {
+  return reader.events
+    .filter((e) => e.data.includes('"logger":"scale"'))
+    .map((e) => (JSON.parse(e.data) as { params: { data: { n: number } } }).params.data.n);
+}
+
+/** TCP connections established to `port` on this machine, server side (Linux /proc/net/tcp). */
+function connectionsTo(port: number): number {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => f[1]?.endsWith(local) && f[3] === '01').length;
 }
 
 /** A GET with `Last-Event-ID` through HAProxy, read until it ends (or for at most 5 s). */
@@ -138,6 +162,58 @@ describe('serve --redis behind HAProxy: delivery', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('a GET stream resumed on another process: the old holder stops writing there, its messages reach the live stream', async () => {
+    const session = await openLegacySession(cluster.endpoint);
+    await spread(session);
+    const first = await openSse(cluster.endpoint, 'GET', session);
+    await waitFor(() => first.events.length > 0, 20_000, 'the priming event of the GET stream');
+    const holder = cluster.node(String(first.headers['x-served-by']));
+    let lastEventId = first.events.at(-1)?.id as string;
+    first.close(); // the client's connection drops; HAProxy keeps the holder's connection open
+    // The client resumes through HAProxy; it is the test's concern that this lands on another process.
+    let stream: SseReader | undefined;
+    for (let i = 0; i < 12 && stream === undefined; i++) {
+      const attempt = await openSse(cluster.endpoint, 'GET', session, { lastEventId });
+      if (cluster.node(String(attempt.headers['x-served-by'])) !== holder) stream = attempt;
+      else {
+        await sleep(100);
+        lastEventId = attempt.events.at(-1)?.id ?? lastEventId;
+        attempt.close();
+      }
+    }
+    if (stream === undefined) throw new Error('no resumption reached another process');
+    const live = stream;
+    // Connection-wide messages raised on the old holder, called directly (not through HAProxy).
+    for (let n = 0; n < 5; n++) {
+      const raised = await callTool(holder.url, session, nextId++, 'scale.broadcast', { from: n, count: 1 });
+      expect(raised.status).toBe(200);
+      await waitFor(() => numbers(live).includes(n), 20_000, `message ${n} on the live GET stream`);
+    }
+    expect(numbers(live)).toEqual([0, 1, 2, 3, 4]);
+    live.close();
+  });
+
+  it('finds GET streams whose clients left HAProxy and lets their connections go', async () => {
+    const ports = cluster.nodes.map((n) => Number(new URL(n.url).port));
+    const before = ports.map(connectionsTo).reduce((a, b) => a + b, 0);
+    const abandoned: SseReader[] = [];
+    for (let i = 0; i < 12; i++) {
+      const session = await openLegacySession(cluster.endpoint);
+      const get = await openSse(cluster.endpoint, 'GET', session);
+      await waitFor(() => get.events.length > 0, 20_000, 'the priming event');
+      abandoned.push(get);
+    }
+    const held = () => ports.map(connectionsTo).reduce((a, b) => a + b, 0) - before;
+    expect(held()).toBeGreaterThanOrEqual(12);
+    for (const get of abandoned) get.close(); // the clients leave without DELETE; HAProxy holds on
+    await sleep(300);
+    expect(held()).toBeGreaterThanOrEqual(12); // nothing is seen until the server writes
+    // Within a few keep-alive intervals every one of them is found and let go.
+    const until = Date.now() + 20 * KEEP_ALIVE_MS + 10_000;
+    while (held() > 1 && Date.now() < until) await sleep(100);
+    expect(held()).toBeLessThanOrEqual(1); // a health check may be connecting
   });
 
   it('a call whose process is SIGKILLed gets a JSON-RPC error naming it (SDK v2 client), not a wait forever', async () => {

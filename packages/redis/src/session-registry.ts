@@ -1,7 +1,7 @@
 /**
  * The server's SessionRegistry on Redis: one hash per session (negotiated version, initialize params,
- * log level, the principal it is bound to) that expires when the session is idle for its time to
- * live, and is deleted on DELETE.
+ * log level, the principal it is bound to, the GET stream holding its live GET connection) that
+ * expires when the session is idle for its time to live, and is deleted on DELETE.
  */
 
 import type { SessionRecord, SessionRegistry } from '@entropic-mcp/server/http';
@@ -56,10 +56,31 @@ export class RedisSessionRegistry implements SessionRegistry {
     await withinDeadline(this.#redis, this.#redis.pexpire(this.#keys.session(sessionId), ttlMs));
   }
 
+  /**
+   * The GET stream holding the session's live GET connection since `at` (field `g`, `<at> <stream>`;
+   * only on a session that exists, and never over a newer claim).
+   */
+  async setHolder(sessionId: string, streamId: string, at: number): Promise<void> {
+    const key = this.#keys.session(sessionId);
+    await withinDeadline(this.#redis, this.#redis.eval(CLAIM, 1, key, String(at), streamId));
+  }
+
+  async holder(sessionId: string): Promise<string | undefined> {
+    if (!isSafeId(sessionId)) return undefined;
+    const held = await withinDeadline(this.#redis, this.#redis.hget(this.#keys.session(sessionId), 'g'));
+    return held === null ? undefined : held.slice(held.indexOf(' ') + 1);
+  }
+
   async remove(sessionId: string): Promise<void> {
     await withinDeadline(this.#redis, this.#redis.del(this.#keys.session(sessionId)));
   }
 }
+
+/** KEYS: session; ARGV: time of the claim, stream id. */
+const CLAIM = `if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local current = redis.call('HGET', KEYS[1], 'g')
+if current and tonumber(string.match(current, '^%d+')) > tonumber(ARGV[1]) then return 0 end
+return redis.call('HSET', KEYS[1], 'g', ARGV[1] .. ' ' .. ARGV[2])`;
 
 const SET_IF_EXISTS =
   "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end return 0";

@@ -5,6 +5,7 @@ import type { McpServer } from '../src/index.js';
 import {
   BOTH,
   callEcho,
+  follow,
   initSession,
   parseSse,
   post,
@@ -157,21 +158,6 @@ describe('Streamable HTTP: event log of delivered streams', () => {
 });
 
 describe('Streamable HTTP: resuming a stream whose old connection looks alive', () => {
-  /** Reads a streaming body into `text` as it arrives; `done` settles when it ends. */
-  function follow(res: Response): { text: () => string; done: Promise<void> } {
-    let text = '';
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    const done = (async () => {
-      for (;;) {
-        const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
-        if (chunk.done) return;
-        text += decoder.decode(chunk.value, { stream: true });
-      }
-    })();
-    return { text: () => text, done };
-  }
-
   const until = async (check: () => boolean): Promise<void> => {
     for (let i = 0; i < 400 && !check(); i++) await sleep(10);
     expect(check()).toBe(true);

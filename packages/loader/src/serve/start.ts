@@ -183,6 +183,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         ...(log === undefined
           ? {}
           : { onError: (error: Error) => log.log('error', `http: ${error.message}`) }),
+        ...(plan.sseKeepAliveMs === undefined ? {} : { keepAliveMs: plan.sseKeepAliveMs }),
       });
       url = http.url;
       stopTransport = () => http.close();

@@ -18,6 +18,7 @@ import { MemoryEventStore } from './event-store.js';
 import { frontDoor } from './front-door.js';
 import { accepts, checkPostHeaders, checkProtocolVersion, type Refusal } from './guards.js';
 import { HeadHold } from './head-hold.js';
+import { KeepAlive } from './keep-alive.js';
 import { type Kind, messageKind } from './message-kind.js';
 import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
@@ -65,6 +66,7 @@ export function createMcpHttpHandler(
           open: (sessionId, principal) => connectedHere(newTransport(sessionId), principal),
           ownerOf: (transport): string | undefined => sessions.ownerOf(transport),
           report: (error) => report(error),
+          holderCheckMs: opts.keepAliveMs,
         });
   const sessions: SessionTable = new SessionTable(
     opts.sessionIdleTimeoutMs,
@@ -74,6 +76,7 @@ export function createMcpHttpHandler(
     opts.stateless || opts.eventStore === false ? undefined : (opts.eventStore ?? new MemoryEventStore());
   const headHold = new HeadHold(opts.sseHeadHoldMs, (error) => report(error));
   const limits = new ClientLimits(opts);
+  const keepAlive = new KeepAlive(opts.keepAliveMs, (error) => report(error));
   const onEnd = (transport: HttpServerTransport): void => {
     sessions.remove(transport);
     limits.ended(transport);
@@ -81,7 +84,7 @@ export function createMcpHttpHandler(
   };
   const report = (error: unknown): void =>
     opts.onError?.(error instanceof Error ? error : new Error(String(error)));
-  const modernOptions = { jsonResponse: opts.jsonResponse, keepAliveMs: opts.keepAliveMs, report };
+  const modernOptions = { jsonResponse: opts.jsonResponse, keepAlive, report };
 
   const newTransport = (sessionId: string | undefined): HttpServerTransport =>
     new HttpServerTransport({
@@ -91,15 +94,9 @@ export function createMcpHttpHandler(
       retryMs: opts.retryMs,
       maxBacklog: opts.maxStandaloneBacklog,
       headHold,
+      keepAlive,
       onEnd,
-      ...(shared === undefined || sessionId === undefined
-        ? {}
-        : {
-            nodeId: shared.nodeId,
-            isGone: shared.isGone,
-            elsewhere: (message) => shared.elsewhere(sessionId, message),
-            onInitialized: shared.onInitialized,
-          }),
+      ...(shared === undefined || sessionId === undefined ? {} : shared.hooks(sessionId)),
     });
   /** A restored session: in the table and connected, or undefined when the server refused it. */
   async function connectedHere(
@@ -358,6 +355,7 @@ export function createMcpHttpHandler(
   handler.session = (sessionId: string) => sessions.get(sessionId);
   handler.close = () => {
     headHold.release();
+    keepAlive.release();
     return sessions.closeAll();
   };
   return handler;

@@ -2,7 +2,8 @@
  * One 2026-07-28 request over Streamable HTTP, from its POST to its answer: no session, no GET
  * stream, no resumability. The answer is one JSON body (status by error code), or an SSE stream
  * once the request sends notifications (progress, log messages, listen events): without event
- * ids, with `X-Accel-Buffering: no` and keep-alive comments while it stays open.
+ * ids, with keep-alive comments while it stays open (the framing and the comments are sse.ts's and
+ * keep-alive.ts's, shared with the legacy streams).
  */
 
 import type { ServerResponse } from 'node:http';
@@ -15,21 +16,21 @@ import type {
   Transport,
 } from '../transport/types.js';
 import { modernStatus } from './era.js';
+import type { KeepAlive, Pingable } from './keep-alive.js';
 import { type Head, withLength } from './reply.js';
-import { sseEvent, sseHeaders, writable } from './sse.js';
+import { SSE_KEEP_ALIVE, sseEvent, sseHeaders, writable } from './sse.js';
 
-/** The SSE head of every stream, plus no proxy buffering: modern streams carry live progress. */
-const SSE_HEAD = [...sseHeaders(undefined), 'x-accel-buffering', 'no'];
+const SSE_HEAD = sseHeaders(undefined);
 const JSON_HEAD: Head = ['content-type', 'application/json'];
 
 export interface ExchangeOptions {
   /** Answer with one JSON body even when the request sends notifications (they are dropped). */
   readonly jsonResponse: boolean;
-  /** Interval of `:` comments on an open SSE stream; 0 disables. */
-  readonly keepAliveMs: number;
+  /** Writes comments on an open SSE stream. */
+  readonly keepAlive: KeepAlive;
 }
 
-export class ModernExchange implements Transport {
+export class ModernExchange implements Transport, Pingable {
   onmessage?: (message: unknown, context?: MessageContext) => void;
   onparseerror?: (error: Error) => void;
   onclose?: () => void;
@@ -39,7 +40,6 @@ export class ModernExchange implements Transport {
   #id: RequestId | undefined;
   #streaming = false;
   #stream = false;
-  #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
   constructor(
@@ -69,17 +69,16 @@ export class ModernExchange implements Transport {
     this.res.write(sseEvent(undefined, encodeJson(message)));
   }
 
+  /** A keep-alive comment, while the stream is open. */
+  ping(): void {
+    if (writable(this.res)) this.res.write(SSE_KEEP_ALIVE);
+  }
+
   #open(): void {
     if (this.#streaming) return;
     this.#streaming = true;
-    this.res.writeHead(200, SSE_HEAD);
-    const every = this.options.keepAliveMs;
-    if (every > 0) {
-      this.#timer = setInterval(() => {
-        if (writable(this.res)) this.res.write(':\n\n');
-      }, every);
-      this.#timer.unref?.();
-    }
+    this.res.writeHead(200, SSE_HEAD as string[]);
+    this.options.keepAlive.add(this);
   }
 
   #answer(message: JsonRpcMessage): void {
@@ -98,7 +97,7 @@ export class ModernExchange implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.options.keepAlive.remove(this);
     if (!this.res.writableEnded) this.res.end();
     this.onclose?.();
   }

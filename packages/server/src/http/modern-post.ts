@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classify, Kind } from '../core/envelope.js';
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
+import type { KeepAlive } from './keep-alive.js';
 import { ModernExchange } from './modern-exchange.js';
 import { checkModernHeaders, type HeaderParam, headerParams } from './modern-headers.js';
 import { sendJsonError } from './reply.js';
@@ -26,7 +27,7 @@ export interface ModernServer {
 
 export interface ModernPostOptions {
   readonly jsonResponse: boolean;
-  readonly keepAliveMs: number;
+  readonly keepAlive: KeepAlive;
   readonly report: (error: unknown) => void;
 }
 

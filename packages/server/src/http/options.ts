@@ -58,7 +58,12 @@ export interface McpHttpHandlerOptions {
    * was handed over. Default 10; 0 sends the head as soon as the request was handed over.
    */
   readonly sseHeadHoldMs?: number;
-  /** 2026-07-28: interval (ms) of keep-alive comments on an open SSE answer; 0 disables. Default 15 000. */
+  /**
+   * Interval (ms) of keep-alive comments on every open SSE stream (legacy GET streams, POST streams
+   * that wait, 2026-07-28 streams): they keep proxies from closing quiet streams, and a comment written
+   * into a connection whose client is gone makes a proxy close it, so the stream lets it go. 0
+   * disables. Default 15,000.
+   */
   readonly keepAliveMs?: number;
   /** Largest request body in bytes (413 beyond). Default 4 MiB. */
   readonly maxBodyBytes?: number;

@@ -70,3 +70,15 @@ export function sendJson(res: ServerResponse, head: Head, text: string): void {
   res.writeHead(200, withLength(head, text));
   res.end(text);
 }
+
+/**
+ * The answer to a server→client request made without a session: the client's answer would arrive in
+ * another request that knows nothing of this one, so it fails at once instead of at its timeout.
+ */
+export function statelessRefusal(id: string | number): Record<string, unknown> {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32601, message: 'Server-to-client requests need a stateful HTTP session' },
+  };
+}

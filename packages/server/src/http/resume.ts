@@ -13,7 +13,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import type { RequestId } from '../transport/types.js';
+import type { JsonRpcMessage, RequestId } from '../transport/types.js';
 import type { EventStore, ReplayedEvents } from './event-store.js';
 import { nodeOfStream } from './node-tags.js';
 import { type Head, sendJsonError } from './reply.js';
@@ -37,8 +37,14 @@ export interface ResumeContext {
   readonly carrier: (streamId: string) => SseStream | undefined;
 }
 
-/** What a resumption came to: a stream carried on here (and the last id replayed on it), an answer, or nothing. */
-export type Resumed = { readonly stream: SseStream; readonly through: string } | 'answered' | 'fresh';
+/**
+ * What a resumption came to: a stream carried on here (the stream resumed, and the last id replayed
+ * on it), an answer, or nothing.
+ */
+export type Resumed =
+  | { readonly stream: SseStream; readonly from: string; readonly through: string }
+  | 'answered'
+  | 'fresh';
 
 /**
  * Answer a GET with `Last-Event-ID`. 'fresh': the id names nothing resumable of this session (or a
@@ -60,7 +66,7 @@ export async function resumeStream(
     if (stream !== undefined) {
       stream.detach();
       stream.resume(res, context.head, found.events);
-      return { stream, through: found.events.at(-1)?.id ?? lastEventId };
+      return { stream, from: found.streamId, through: found.events.at(-1)?.id ?? lastEventId };
     }
     return (await resumeUnheld(res, found, lastEventId, context)) ? 'answered' : 'fresh';
   } catch (error) {
@@ -96,6 +102,23 @@ async function resumeUnheld(
   const ended = await answerLost(found, node as string, context.store);
   sseReplay(res, context.head, (await context.store.after(lastEventId))?.events ?? ended, true);
   return true;
+}
+
+/**
+ * The messages this process raised on its GET stream `stream` after event `after` (once the writes
+ * under way settled): those written into a connection its client had left for another process. The
+ * ones other processes raised are left out: that process got them itself.
+ */
+export async function ownEventsAfter(
+  stream: SseStream,
+  store: EventStore,
+  after: string,
+): Promise<JsonRpcMessage[]> {
+  await stream.tail;
+  const found = await store.after(after);
+  const forwarded = new Set(stream.forwarded ?? []);
+  const own = (found?.events ?? []).filter((event) => !forwarded.has(event.id));
+  return own.map((event) => JSON.parse(event.data) as JsonRpcMessage);
 }
 
 /** The error answering a request whose process died before its answer was stored. */

@@ -3,7 +3,9 @@
  * message router. It saves a session when its initialize is answered, restores a session it has
  * never seen from the registry, passes the client's answers and notifications to the process that
  * needs them, hands connection-wide messages to the process holding the GET stream, and ends every
- * copy of a session on DELETE.
+ * copy of a session on DELETE. The process that last got a GET connection of a session holds its
+ * GET stream: it says so (a `held` message, and the registry's record), and a process that held it
+ * before stops writing into a connection its client has left.
  */
 
 import type { JsonRpcMessage } from '../transport/types.js';
@@ -31,6 +33,8 @@ export interface SharedSessionsConfig {
   /** The principal a session of this process is bound to (saved with its record). */
   readonly ownerOf: (transport: HttpServerTransport) => string | undefined;
   readonly report: (error: unknown) => void;
+  /** How often a process holding GET streams checks the registry still names them (0: never). */
+  readonly holderCheckMs: number;
 }
 
 export class SharedSessions {
@@ -39,10 +43,42 @@ export class SharedSessions {
   readonly #unsubscribe = new Map<HttpServerTransport, () => void>();
   readonly #restoring = new Map<string, Promise<HttpServerTransport | undefined>>();
   readonly #touched = new WeakMap<HttpServerTransport, number>();
+  /** When each transport's GET connection arrived (its claim in the registry). */
+  readonly #heldAt = new WeakMap<HttpServerTransport, number>();
+  #holderCheck: ReturnType<typeof setInterval> | undefined;
 
   constructor(config: SharedSessionsConfig) {
     this.#config = config;
   }
+
+  /** What a transport of `sessionId` is given to serve the session with other processes. */
+  hooks(sessionId: string) {
+    return {
+      nodeId: this.nodeId,
+      isGone: this.isGone,
+      elsewhere: (message: JsonRpcMessage) => this.elsewhere(sessionId, message),
+      onInitialized: this.onInitialized,
+      onHold: this.onHold,
+    };
+  }
+
+  /** The session's GET connection is here now: record it, and tell the others to let theirs go. */
+  readonly onHold = (transport: HttpServerTransport, resumed?: { stream: string; through: string }): void => {
+    const sessionId = transport.sessionId;
+    const stream = transport.standaloneId;
+    if (sessionId === undefined || stream === undefined) return;
+    const taken = resumed === undefined ? {} : { stream: resumed.stream, after: resumed.through };
+    const at = Date.now();
+    this.#heldAt.set(transport, at);
+    this.#background(async () => {
+      await this.#config.state.registry.setHolder?.(sessionId, stream, at);
+      await this.#config.state.router.publish(sessionId, { kind: 'held', from: this.nodeId, ...taken });
+    });
+    if (this.#holderCheck === undefined && this.#config.holderCheckMs > 0) {
+      this.#holderCheck = setInterval(() => this.#checkHolders(), this.#config.holderCheckMs);
+      this.#holderCheck.unref();
+    }
+  };
 
   get nodeId(): string {
     return this.#config.state.router.nodeId;
@@ -205,14 +241,48 @@ export class SharedSessions {
       .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
   }
 
+  /**
+   * Another process took the session's GET stream: let the connection here go, and pass on what was
+   * raised here after the event it resumed from (it went into a connection the client had left).
+   */
+  #release(transport: HttpServerTransport, routed: RoutedMessage): void {
+    const sessionId = transport.sessionId as string;
+    this.#background(async () => {
+      for (const message of await transport.releaseStandalone(routed.stream, routed.after))
+        await this.#config.state.router.publish(sessionId, { kind: 'out', from: this.nodeId, message });
+    });
+  }
+
+  /**
+   * A `held` message may be missed (pub/sub is at most once): the registry's record is checked too,
+   * for connections older than one check (a younger one's claim may not be recorded yet).
+   */
+  #checkHolders(): void {
+    const settled = Date.now() - this.#config.holderCheckMs;
+    const holding = [...this.#unsubscribe.keys()].filter(
+      (t) => t.standaloneConnected && (this.#heldAt.get(t) ?? 0) < settled,
+    );
+    if (holding.length === 0 || this.#config.state.registry.holder === undefined) {
+      clearInterval(this.#holderCheck);
+      this.#holderCheck = undefined;
+      return;
+    }
+    for (const transport of holding) {
+      this.#background(async () => {
+        const holder = await this.#config.state.registry.holder?.(transport.sessionId as string);
+        if (holder !== undefined && holder !== transport.standaloneId) await transport.releaseStandalone();
+      });
+    }
+  }
+
   #receive(transport: HttpServerTransport, routed: RoutedMessage): void {
     if (routed.from === this.nodeId || transport.closed) return;
     const message = routed.message;
     if (routed.kind === 'end') void transport.close(false);
+    else if (routed.kind === 'held') this.#release(transport, routed);
     else if (message === undefined) return;
-    else if (routed.kind === 'out') {
-      if (transport.standaloneConnected) transport.send(message);
-    } else if (message.method !== undefined) {
+    else if (routed.kind === 'out') transport.sendForwarded(message);
+    else if (message.method !== undefined) {
       transport.onmessage?.(message.id === undefined ? message : { ...message, id: RESTORE_ID }, {});
     } else if (routeResponse(message, this.nodeId) === 'local') transport.onmessage?.(message, {});
   }

@@ -34,6 +34,14 @@ export interface SessionRegistry {
   touch(sessionId: string, ttlMs: number): void | Promise<void>;
   /** The session ended (DELETE): no process may restore it any more. */
   remove(sessionId: string): void | Promise<void>;
+  /**
+   * Record that the GET stream `streamId` (`<session>.<node>-g<n>`) got the session's live GET
+   * connection at `at` (ms since epoch); an older claim never replaces a newer one. Optional, with
+   * `holder`: a process that missed the takeover message finds out from it.
+   */
+  setHolder?(sessionId: string, streamId: string, at: number): void | Promise<void>;
+  /** The GET stream last recorded by `setHolder`, if any. */
+  holder?(sessionId: string): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -41,13 +49,19 @@ export interface SessionRegistry {
  * - `in`: a message from the client (a response to a server→client request, a notification) that
  *   the processes holding this session deliver to their copy of it;
  * - `out`: a connection-wide message for the client that the process holding the GET stream writes;
+ * - `held`: the sender has the session's live GET connection now; any other process stops writing
+ *   to its own (its client left it). When the sender resumed another process's GET stream (`stream`)
+ *   through event `after`, that process passes on, as `out`, what it raised and stored after it;
  * - `end`: the session was deleted; every process drops its copy.
  */
 export interface RoutedMessage {
-  readonly kind: 'in' | 'out' | 'end';
+  readonly kind: 'in' | 'out' | 'held' | 'end';
   /** The process that published it (it ignores its own). */
   readonly from: string;
   readonly message?: JsonRpcMessage;
+  /** `held`: the GET stream resumed, and the last event replayed from it. */
+  readonly stream?: string;
+  readonly after?: string;
 }
 
 export interface MessageRouter {
@@ -81,6 +95,7 @@ export interface SharedSessionState {
 /** A registry in this process's memory (handlers of one process sharing sessions). */
 export class MemorySessionRegistry implements SessionRegistry {
   readonly #records = new Map<string, { record: SessionRecord; expires: number }>();
+  readonly #holders = new Map<string, { streamId: string; at: number }>();
 
   save(sessionId: string, record: SessionRecord, ttlMs: number): void {
     this.#records.set(sessionId, { record, expires: Date.now() + ttlMs });
@@ -90,7 +105,7 @@ export class MemorySessionRegistry implements SessionRegistry {
     const entry = this.#records.get(sessionId);
     if (entry === undefined) return undefined;
     if (entry.expires > Date.now()) return entry.record;
-    this.#records.delete(sessionId);
+    this.remove(sessionId);
     return undefined;
   }
 
@@ -106,6 +121,17 @@ export class MemorySessionRegistry implements SessionRegistry {
 
   remove(sessionId: string): void {
     this.#records.delete(sessionId);
+    this.#holders.delete(sessionId);
+  }
+
+  setHolder(sessionId: string, streamId: string, at: number): void {
+    const current = this.#holders.get(sessionId);
+    if (this.#records.has(sessionId) && (current === undefined || current.at <= at))
+      this.#holders.set(sessionId, { streamId, at });
+  }
+
+  holder(sessionId: string): string | undefined {
+    return this.#holders.get(sessionId)?.streamId;
   }
 }
 

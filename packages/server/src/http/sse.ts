@@ -1,4 +1,7 @@
-/** Server-Sent Events framing. A JSON text never holds a raw newline, so one `data:` line suffices. */
+/**
+ * Server-Sent Events framing, for both protocol eras: every byte of SSE the server writes is made here.
+ * A JSON text never holds a raw newline, so one `data:` line suffices.
+ */
 
 import type { ServerResponse } from 'node:http';
 import type { StoredEvent } from './event-store.js';
@@ -19,7 +22,13 @@ export function sseRetry(ms: number): string {
   return `retry: ${ms}\n\n`;
 }
 
-/** Headers of every SSE response; the session id (when there is one) is added per session. */
+/** A comment: written to a quiet stream, it keeps proxies from closing it and finds dead connections. */
+export const SSE_KEEP_ALIVE = ':\n\n';
+
+/**
+ * Headers of every SSE response (no proxy buffering: events must leave at once); the session id (when
+ * there is one) is added per session.
+ */
 export function sseHeaders(sessionId: string | undefined): Head {
   const head = [
     'content-type',
@@ -28,6 +37,8 @@ export function sseHeaders(sessionId: string | undefined): Head {
     'no-cache, no-transform',
     'connection',
     'keep-alive',
+    'x-accel-buffering',
+    'no',
   ];
   if (sessionId !== undefined) head.push('mcp-session-id', sessionId);
   return head;

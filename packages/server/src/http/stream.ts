@@ -14,10 +14,14 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestId } from '../transport/types.js';
 import type { AppendOptions, EventStore, StoredEvent } from './event-store.js';
+import { type KeepAlive, NO_KEEP_ALIVE, type Pingable } from './keep-alive.js';
 import { type Head, withLength } from './reply.js';
-import { sseEvent, ssePriming, sseReplay, writable } from './sse.js';
+import { SSE_KEEP_ALIVE, sseEvent, ssePriming, sseReplay, writable } from './sse.js';
 
-export class SseStream {
+/** How many ids of forwarded events a GET stream remembers (see `forwarded`). */
+const FORWARDED_KEPT = 64;
+
+export class SseStream implements Pingable {
   /** The live connection, if any. */
   res: ServerResponse | undefined;
   /** Requests of this stream still waiting for their response (POST streams). */
@@ -34,10 +38,15 @@ export class SseStream {
   prefix: string | undefined;
   /** Reports a failure of an asynchronous event store. */
   onError: ((error: Error) => void) | undefined;
+  /** The id of the last event stored on this stream. */
+  lastId: string | undefined;
+  /** Ids of the last events stored for messages other processes raised (a GET stream's). */
+  forwarded: string[] | undefined;
 
   constructor(
     readonly id: string,
     readonly standalone: boolean,
+    private readonly keepAlive: KeepAlive = NO_KEEP_ALIVE,
   ) {}
 
   /**
@@ -71,13 +80,21 @@ export class SseStream {
     this.res = res;
   }
 
-  /** Detach the live connection when it closes (the client went away). */
+  /** Keep the live connection alive, and detach it when it closes (the client went away). */
   watch(): void {
     const res = this.res;
     if (res === undefined) return;
+    this.keepAlive.add(this);
     res.once('close', () => {
-      if (this.res === res) this.res = undefined;
+      if (this.res !== res) return;
+      this.res = undefined;
+      this.keepAlive.remove(this);
     });
+  }
+
+  /** A keep-alive comment, once the head has left. */
+  ping(): void {
+    if (this.head === undefined && writable(this.res)) this.#send(SSE_KEEP_ALIVE, false);
   }
 
   /** A client resumed with `Last-Event-ID`: replay what it missed, then continue live on `res`. */
@@ -86,6 +103,20 @@ export class SseStream {
     this.backlog = undefined;
     this.attach(res);
     this.watch();
+  }
+
+  /**
+   * The GET stream's new connection (attached and primed): head and priming event now, then what was
+   * kept while no connection was attached.
+   */
+  start(): void {
+    const res = this.res;
+    if (res === undefined) return;
+    this.flush();
+    this.watch();
+    const backlog = this.backlog;
+    this.backlog = undefined;
+    if (backlog !== undefined) for (const text of backlog) res.write(text);
   }
 
   /** Send whatever is held back (head, priming event) now. */
@@ -104,8 +135,17 @@ export class SseStream {
     }
   }
 
-  /** Write one message (its JSON text), storing it first when the session is resumable; `end` closes after it. */
-  emit(data: string, store: EventStore | undefined, maxBacklog: number, end: boolean): void {
+  /**
+   * Write one message (its JSON text), storing it first when the session is resumable; `end` closes
+   * after it. `forwarded`: another process raised it (its id is remembered, see `forwarded`).
+   */
+  emit(
+    data: string,
+    store: EventStore | undefined,
+    maxBacklog: number,
+    end: boolean,
+    forwarded = false,
+  ): void {
     if (store === undefined) {
       this.#out(sseEvent(undefined, data), maxBacklog, end);
       return;
@@ -117,19 +157,22 @@ export class SseStream {
       const appended = appendNow(store, this.id, data, options);
       this.queued++;
       this.tail = this.tail
-        .then(() => this.#storeAndWrite(data, maxBacklog, end, appended))
+        .then(() => this.#storeAndWrite(data, maxBacklog, end, appended, forwarded))
         .catch(this.#fail);
       return;
     }
     const id = store.append(this.id, data, options);
-    if (typeof id === 'string') this.#out(sseEvent(id, data), maxBacklog, end);
-    else this.tail = this.#storeAndWrite(data, maxBacklog, end, id);
+    if (typeof id === 'string') {
+      this.#stored(id, forwarded);
+      this.#out(sseEvent(id, data), maxBacklog, end);
+    } else this.tail = this.#storeAndWrite(data, maxBacklog, end, id, forwarded);
   }
 
   /** Close the live connection, after `finalText` (the logical stream stays open). */
   detach(finalText = ''): void {
     if (writable(this.res)) this.#send(finalText, true);
     this.res = undefined;
+    this.keepAlive.remove(this);
   }
 
   readonly #fail = (error: unknown): void => {
@@ -140,15 +183,30 @@ export class SseStream {
    * Store, then write. When the store fails (Redis unreachable) the event still goes out live, without
    * an id: the client gets it but cannot resume from it.
    */
-  async #storeAndWrite(data: string, max: number, end: boolean, appended: Promise<string>): Promise<void> {
+  async #storeAndWrite(
+    data: string,
+    max: number,
+    end: boolean,
+    appended: Promise<string>,
+    forwarded: boolean,
+  ): Promise<void> {
     let eventId: string | undefined;
     try {
       eventId = await appended;
+      this.#stored(eventId, forwarded);
     } catch (error) {
       this.#fail(error);
     }
     if (this.queued > 0) this.queued--;
     this.#out(sseEvent(eventId, data), max, end);
+  }
+
+  #stored(eventId: string, forwarded: boolean): void {
+    this.lastId = eventId;
+    if (!forwarded) return;
+    this.forwarded ??= [];
+    this.forwarded.push(eventId);
+    if (this.forwarded.length > FORWARDED_KEPT) this.forwarded.shift();
   }
 
   /** Write `text`; `end` closes the connection after it (the stream's log stays in the store). */

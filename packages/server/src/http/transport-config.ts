@@ -3,6 +3,7 @@
 import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore } from './event-store.js';
 import type { HeadHold } from './head-hold.js';
+import type { KeepAlive } from './keep-alive.js';
 
 /** `T` is the transport class itself (kept generic so this file needs nothing from it). */
 export interface HttpTransportConfig<T = unknown> {
@@ -19,6 +20,8 @@ export interface HttpTransportConfig<T = unknown> {
    * none: the head (and priming event) leave as soon as the request was handed to the server.
    */
   readonly headHold?: HeadHold;
+  /** Writes keep-alive comments on open streams. Default none. */
+  readonly keepAlive?: KeepAlive;
   /** Messages kept for the standalone stream while no GET is connected. */
   readonly maxBacklog: number;
   /** Called once when the transport closes (the handler forgets the session). */
@@ -32,6 +35,11 @@ export interface HttpTransportConfig<T = unknown> {
   readonly isGone?: (nodeId: string) => Promise<boolean>;
   /** A connection-wide message with no GET stream here: true when another process takes it. */
   readonly elsewhere?: (message: JsonRpcMessage) => boolean;
+  /**
+   * The GET stream here got a live connection (fresh, or a resumption that took over `resumed.stream`,
+   * replayed through `resumed.through`): other processes must stop writing to theirs.
+   */
+  readonly onHold?: (transport: T, resumed?: { readonly stream: string; readonly through: string }) => void;
   /** The initialize answer is about to leave; a returned promise holds it back until it settles. */
   readonly onInitialized?: (transport: T) => Promise<void> | undefined;
 }

@@ -19,16 +19,14 @@ import { header, versionOf } from './guards.js';
 import { type HeadHold, NO_HOLD } from './head-hold.js';
 import { JsonBatch } from './json-batch.js';
 import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
-import { type Head, sendJson, sendJsonError } from './reply.js';
-import { resumeStream } from './resume.js';
+import { type Head, sendJsonError, statelessRefusal } from './reply.js';
+import { ownEventsAfter, resumeStream } from './resume.js';
+import { answerRoute, closeRoute, type Route, type RouteWriter } from './routes.js';
 import { sseHeaders, sseRetry, writable } from './sse.js';
 import { SseStream } from './stream.js';
 import type { HttpTransportConfig } from './transport-config.js';
 
 export type { HttpTransportConfig } from './transport-config.js';
-
-/** Where the answer to one request goes: an SSE stream or a plain response awaiting JSON. */
-type Route = SseStream | ServerResponse | JsonBatch;
 
 export class HttpServerTransport implements Transport {
   onmessage?: (message: unknown, context?: MessageContext) => void;
@@ -46,8 +44,8 @@ export class HttpServerTransport implements Transport {
   /** Sends a POST stream's head after the configured hold (at once when none is configured). */
   readonly #headHold: HeadHold;
   readonly #sseHead: Head;
-  readonly #jsonHead: Head;
   readonly #acceptedHead: Head;
+  readonly #writer: RouteWriter;
   readonly #routes = new Map<RequestId, Route>();
   /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
   readonly #streams = new Map<string, SseStream>();
@@ -64,7 +62,8 @@ export class HttpServerTransport implements Transport {
     this.sessionId = config.sessionId;
     this.#sseHead = sseHeaders(config.sessionId);
     const session = config.sessionId === undefined ? [] : ['mcp-session-id', config.sessionId];
-    this.#jsonHead = ['content-type', 'application/json', ...session];
+    const jsonHead = ['content-type', 'application/json', ...session];
+    this.#writer = { jsonHead, store: config.eventStore, maxBacklog: config.maxBacklog };
     this.#acceptedHead = ['content-length', '0', ...session];
   }
 
@@ -190,6 +189,8 @@ export class HttpServerTransport implements Transport {
             ? this.#standaloneStream() // another process's GET stream: this one carries on
             : undefined),
       });
+      if (typeof resumed === 'object' && resumed.stream.standalone)
+        this.#config.onHold?.(this, { stream: resumed.from, through: resumed.through });
       if (resumed !== 'fresh') return;
     }
     const standalone = this.#standaloneStream();
@@ -199,11 +200,40 @@ export class HttpServerTransport implements Transport {
     }
     standalone.head = this.#sseHead;
     this.#prime(standalone, res, this.protocolVersion);
-    standalone.flush();
-    standalone.watch();
-    const backlog = standalone.backlog;
-    standalone.backlog = undefined;
-    if (backlog !== undefined) for (const text of backlog) res.write(text);
+    standalone.start();
+    this.#config.onHold?.(this);
+  }
+
+  /** The id of this session's GET stream here, if it has one. */
+  get standaloneId(): string | undefined {
+    return this.#standalone?.id;
+  }
+
+  /** A connection-wide message another process raised, for the GET stream connected here. */
+  sendForwarded(message: JsonRpcMessage): void {
+    if (this.#closed || !this.standaloneConnected) return;
+    this.#standaloneStream().emit(
+      encodeJson(message),
+      this.#config.eventStore,
+      this.#config.maxBacklog,
+      false,
+      true,
+    );
+  }
+
+  /**
+   * Another process holds this session's GET stream now: close the connection here (its client left
+   * it). When that process resumed this one's GET stream through event `after`, the messages raised
+   * here and stored after it (written into the connection the client had left) are returned, to be
+   * passed on to it; those other processes raised are not (it got them itself).
+   */
+  async releaseStandalone(stream?: string, after?: string): Promise<JsonRpcMessage[]> {
+    const standalone = this.#standalone;
+    const store = this.#config.eventStore;
+    if (standalone === undefined) return [];
+    standalone.detach();
+    if (standalone.id !== stream || after === undefined || store === undefined) return [];
+    return ownEventsAfter(standalone, store, after);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
@@ -230,13 +260,8 @@ export class HttpServerTransport implements Transport {
       if (route === undefined) return;
       this.#routes.delete(id);
       if (id === this.#initId) this.#learnVersion(message, route);
-      if (route instanceof JsonBatch) route.add(text, this.#jsonHead);
-      else if (route instanceof SseStream) {
-        route.pending--;
-        const done = route.pending === 0;
-        route.emit(text, store, this.#config.maxBacklog, done);
-        if (done) this.#streams.delete(route.id);
-      } else if (writable(route)) sendJson(route, this.#jsonHead, text);
+      const done = answerRoute(route, text, this.#writer);
+      if (done !== undefined) this.#streams.delete(done.id);
       this.#afterResponse();
       return;
     }
@@ -251,8 +276,9 @@ export class HttpServerTransport implements Transport {
       if (route !== undefined && message.id === undefined) return;
     }
     if (this.sessionId === undefined) {
-      if (message.method !== undefined && message.id !== undefined)
-        this.#refuseStateless(message.id as RequestId);
+      // The client's answer would arrive in a request that knows nothing of this one: fail at once.
+      const id = message.method === undefined ? undefined : (message.id as RequestId | undefined);
+      if (id !== undefined) queueMicrotask(() => this.onmessage?.(statelessRefusal(id)));
       return;
     }
     if (!this.standaloneConnected && this.#config.elsewhere?.(message) === true) return;
@@ -282,13 +308,7 @@ export class HttpServerTransport implements Transport {
   async close(forgetEvents = true): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const route of this.#routes.values()) {
-      if (route instanceof SseStream) route.detach();
-      else {
-        const res = route instanceof JsonBatch ? route.res : route;
-        if (writable(res)) sendJsonError(res, 404, -32001, 'Session closed');
-      }
-    }
+    for (const route of this.#routes.values()) closeRoute(route);
     for (const stream of this.#streams.values()) stream.detach();
     this.#routes.clear();
     this.#streams.clear();
@@ -319,19 +339,9 @@ export class HttpServerTransport implements Transport {
   #answerWhole(text: string, ids: RequestId[]): void {
     const route = this.#routes.get(ids[0] as RequestId);
     for (const id of ids) this.#routes.delete(id);
-    if (route instanceof SseStream) {
-      route.pending = 0;
-      route.emit(text, this.#config.eventStore, this.#config.maxBacklog, true);
-      this.#streams.delete(route.id);
-    } else if (route !== undefined) {
-      const res = route instanceof JsonBatch ? route.res : route;
-      if (writable(res)) sendJson(res, this.#jsonHead, text);
-    }
+    const done = route === undefined ? undefined : answerRoute(route, text, this.#writer, true);
+    if (done !== undefined) this.#streams.delete(done.id);
     this.#afterResponse();
-  }
-
-  #report(error: unknown): void {
-    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   #standaloneStream(): SseStream {
@@ -341,8 +351,8 @@ export class HttpServerTransport implements Transport {
 
   #openStream(standalone: boolean): SseStream {
     const id = streamIdOf(this.sessionId ?? '', this.#config.nodeId, this.#streamSeq++, standalone);
-    const stream = new SseStream(id, standalone);
-    if (this.#config.eventStore !== undefined) stream.onError = (error) => this.#report(error);
+    const stream = new SseStream(id, standalone, this.#config.keepAlive);
+    if (this.#config.eventStore !== undefined) stream.onError = (error) => this.onerror?.(error);
     this.#streams.set(stream.id, stream);
     return stream;
   }
@@ -373,22 +383,8 @@ export class HttpServerTransport implements Transport {
       route.tail = (route.tail ?? Promise.resolve()).then(() => held);
   }
 
-  /**
-   * Without a session the client's answer would arrive in another request that knows nothing of
-   * this one, so a server→client request fails at once instead of waiting for its timeout.
-   */
-  #refuseStateless(id: RequestId): void {
-    queueMicrotask(() => this.onmessage?.(STATELESS_REFUSAL(id)));
-  }
-
   /** Stateless transports live for one request: close once it is answered. */
   #afterResponse(): void {
     if (this.sessionId === undefined && this.#routes.size === 0) void this.close();
   }
 }
-
-const STATELESS_REFUSAL = (id: RequestId) => ({
-  jsonrpc: '2.0',
-  id,
-  error: { code: -32601, message: 'Server-to-client requests need a stateful HTTP session' },
-});

@@ -140,3 +140,18 @@ export function startClosedAfterEach(): typeof start {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Reads a streaming body as it arrives: its text so far, `done` once it ended, and `stop` to leave. */
+export function follow(res: Response): { text: () => string; done: Promise<void>; stop: () => void } {
+  let text = '';
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    for (;;) {
+      const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (chunk.done) return;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  })();
+  return { text: () => text, done, stop: () => void reader.cancel().catch(() => {}) };
+}

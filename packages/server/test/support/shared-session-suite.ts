@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/http/event-store.js';
 import { bearerAuth } from '../../src/http/index.js';
 import type { SharedSessionState } from '../../src/http/shared-state.js';
-import { BOTH, INIT_BODY, parseSse, post } from './http-helpers.js';
+import { BOTH, follow, INIT_BODY, parseSse, post } from './http-helpers.js';
 import { type Fixture, startFixture } from './http-interop-fixture.js';
 import { waitUntil } from './wait.js';
 
@@ -140,6 +140,60 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       expect(gone.status).toBe(200);
       const after = await post(a.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, headers);
       expect(after.status).toBe(404);
+    });
+
+    it('a resumption on the other process takes the GET stream over: the old connection ends, its messages follow', async () => {
+      const [a, b] = fx as [Fixture, Fixture];
+      const res = await post(a.url, INIT_BODY);
+      const session = res.headers.get('mcp-session-id') as string;
+      await res.text();
+      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      await (await post(a.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
+      await (await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers)).text();
+      const methods = (text: string) =>
+        parseSse(text)
+          .filter((e) => e.data !== undefined && e.data !== '')
+          .map((e) => JSON.parse(e.data as string).method as string);
+      const old = follow(await fetch(a.url, { headers: { ...headers, accept: BOTH } }));
+      await waitUntil(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream on a');
+      a.mcp.notifyToolsChanged();
+      await waitUntil(() => methods(old.text()).length === 1, 'the first message on a');
+      const through = parseSse(old.text())
+        .filter((e) => e.data !== '')
+        .at(-1)?.id as string;
+      // The client resumes on b while a's connection still looks alive to a (as behind a proxy).
+      const fresh = follow(
+        await fetch(b.url, { headers: { ...headers, accept: BOTH, 'last-event-id': through } }),
+      );
+      let ended = false;
+      void old.done.then(() => {
+        ended = true;
+      });
+      await waitUntil(() => ended, 'a to let its connection go');
+      a.mcp.notifyPromptsChanged(); // raised by the old holder: it reaches the live stream on b
+      await waitUntil(
+        () => methods(fresh.text()).includes('notifications/prompts/list_changed'),
+        'the message on b',
+      );
+      expect(methods(old.text())).toEqual(['notifications/tools/list_changed']);
+      const holder = await shared.nodes[0].registry.holder?.(session);
+      if (holder !== undefined) expect(holder).toBe(b.handler.session(session)?.standaloneId);
+      await fetch(b.url, { method: 'DELETE', headers });
+    });
+
+    it('keeps the newest claim on a GET stream, whatever order the claims arrive in', async () => {
+      const registry = shared.nodes[0].registry;
+      if (registry.setHolder === undefined || registry.holder === undefined) return;
+      const res = await post((fx[0] as Fixture).url, INIT_BODY);
+      const session = res.headers.get('mcp-session-id') as string;
+      await res.text();
+      await registry.setHolder(session, `${session}.b-g0`, 2000);
+      await registry.setHolder(session, `${session}.a-g0`, 1000); // older, arriving later
+      expect(await registry.holder(session)).toBe(`${session}.b-g0`);
+      await registry.setHolder(session, `${session}.a-g1`, 3000);
+      expect(await registry.holder(session)).toBe(`${session}.a-g1`);
+      await registry.setHolder('no-such-session', 'no-such-session.a-g0', 1);
+      expect(await registry.holder('no-such-session')).toBeUndefined();
     });
 
     it('serves a session that no process holds from the registry, and says 404 for an unknown one', async () => {

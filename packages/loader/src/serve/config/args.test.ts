@@ -79,6 +79,10 @@ describe('--redis and --workers', () => {
     expect(args.workers).toBe(3);
   });
 
+  it('reads --sse-keep-alive', () => {
+    expect(parseServeArgs(['--http', '0', '--sse-keep-alive', '500'], '/w').sseKeepAliveMs).toBe(500);
+  });
+
   it('reads --redis-timeout, and names a bad one', () => {
     expect(parseServeArgs(['--http', '0', '--redis-timeout', '1500'], '/w').redisTimeoutMs).toBe(1500);
     expect(() => parseServeArgs(['--http', '0', '--redis-timeout', '0'], '/w')).toThrow(

@@ -42,6 +42,8 @@ export interface ServeArgs {
   readonly redis?: string;
   /** `--redis-timeout MS`: the deadline of every wait on Redis. */
   readonly redisTimeoutMs?: number;
+  /** `--sse-keep-alive MS`: the interval of keep-alive comments on open SSE streams. */
+  readonly sseKeepAliveMs?: number;
   /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
   readonly workers?: number;
   /** `--metrics HOST:PORT`: Prometheus text at http://HOST:PORT/metrics. */
@@ -68,6 +70,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
+                          [--sse-keep-alive MS]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -92,6 +95,9 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       through Redis (HTTP only; also mcp.redis in the config)
   --redis-timeout MS  the deadline of every wait on Redis (default 3000; also mcp.redis_timeout_ms):
                       a request that needs Redis fails with 503 when Redis stalls this long
+  --sse-keep-alive MS with --http: a comment on every open SSE stream this often (default 15000; also
+                      mcp.sse_keep_alive_ms): proxies keep quiet streams open, and a stream whose
+                      client left (a proxy still holding its connection) is found and let go
   --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
                       hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
                       mcp.request_state_key, or one made at start-up for all workers)
@@ -183,6 +189,8 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   if (values.redis !== undefined) args.redis = values.redis;
   if (values['redis-timeout'] !== undefined)
     args.redisTimeoutMs = positiveInt('--redis-timeout', values['redis-timeout']);
+  if (values['sse-keep-alive'] !== undefined)
+    args.sseKeepAliveMs = positiveInt('--sse-keep-alive', values['sse-keep-alive']);
   if (values.workers !== undefined) {
     const n = Number(values.workers);
     if (!/^\d+$/.test(values.workers) || n < 1 || n > 64) {
@@ -276,6 +284,7 @@ function parse(argv: readonly string[]) {
       'auth-token-file': { type: 'string' },
       redis: { type: 'string' },
       'redis-timeout': { type: 'string' },
+      'sse-keep-alive': { type: 'string' },
       workers: { type: 'string' },
       metrics: { type: 'string' },
       'log-format': { type: 'string' },

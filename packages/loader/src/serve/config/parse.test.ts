@@ -112,7 +112,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms)',
     ],
     [
       'a near miss at the top level',
@@ -168,6 +168,10 @@ describe('mcp.redis and mcp.request_state_key', () => {
     expect(() => parseServeConfig('mcp:\n  request_state_key: short\n', '/c/x.yaml')).toThrow(
       /mcp.request_state_key must be a string of at least 32 characters/,
     );
+  });
+
+  it('reads mcp.sse_keep_alive_ms', () => {
+    expect(parseServeConfig('mcp:\n  sse_keep_alive_ms: 5000\n', '/c/x.yaml').sseKeepAliveMs).toBe(5000);
   });
 
   it('reads mcp.redis_timeout_ms, and names a bad one', () => {

@@ -38,6 +38,7 @@ const MCP_KEYS = [
   'metrics',
   ...Object.keys(LIMIT_KEYS),
   'trusted_proxies',
+  'sse_keep_alive_ms',
 ];
 
 type Path = readonly (string | number)[];
@@ -220,6 +221,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     timeoutMs?: number;
     redis?: string;
     redisTimeoutMs?: number;
+    sseKeepAliveMs?: number;
     requestStateKey?: string;
     metrics?: { host: string; port: number };
     limits: ClientLimitsConfig;
@@ -243,6 +245,10 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   if (mcp.redis_timeout_ms !== undefined) {
     const path = ['mcp', 'redis_timeout_ms'];
     config.redisTimeoutMs = positiveInt(source, 'mcp.redis_timeout_ms', path, mcp.redis_timeout_ms);
+  }
+  if (mcp.sse_keep_alive_ms !== undefined) {
+    const path = ['mcp', 'sse_keep_alive_ms'];
+    config.sseKeepAliveMs = positiveInt(source, 'mcp.sse_keep_alive_ms', path, mcp.sse_keep_alive_ms);
   }
   if (mcp.request_state_key !== undefined) {
     if (typeof mcp.request_state_key !== 'string' || mcp.request_state_key.length < 32)

@@ -16,6 +16,8 @@ export interface ServePlan {
   readonly redis?: string;
   /** Deadline of every wait on Redis (`--redis-timeout`, else `mcp.redis_timeout_ms`). */
   readonly redisTimeoutMs?: number;
+  /** Keep-alive interval of SSE streams (`--sse-keep-alive`, else `mcp.sse_keep_alive_ms`). */
+  readonly sseKeepAliveMs?: number;
   /** MRTR sealing key: `mcp.request_state_key`, else ENTROPIC_MCP_STATE_KEY (set for workers). */
   readonly requestStateKey?: string;
   /** Processes sharing the port (`--workers`, default 1). */
@@ -56,6 +58,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     ...optional('redis', args.redis ?? file?.redis),
     ...optional('metrics', args.metrics ?? file?.metrics),
     ...optional('redisTimeoutMs', args.redisTimeoutMs ?? file?.redisTimeoutMs),
+    ...optional('sseKeepAliveMs', args.sseKeepAliveMs ?? file?.sseKeepAliveMs),
     ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),
   };
 }

@@ -38,6 +38,8 @@ export interface ServeFileConfig {
   readonly redis?: string;
   /** `mcp.redis_timeout_ms`: the deadline of every wait on Redis. */
   readonly redisTimeoutMs?: number;
+  /** `mcp.sse_keep_alive_ms`: the interval of keep-alive comments on open SSE streams. */
+  readonly sseKeepAliveMs?: number;
   /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
   readonly requestStateKey?: string;
   /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */

@@ -1,0 +1,55 @@
+/**
+ * Where the answer to one request of a session goes — the SSE stream of its POST, its POST's response
+ * awaiting one JSON body, or a 2025-03-26 batch's JSON array — and how an answer, or the session's
+ * end, reaches it.
+ */
+
+import type { ServerResponse } from 'node:http';
+import type { EventStore } from './event-store.js';
+import { JsonBatch } from './json-batch.js';
+import { type Head, sendJson, sendJsonError } from './reply.js';
+import { writable } from './sse.js';
+import { SseStream } from './stream.js';
+
+export type Route = SseStream | ServerResponse | JsonBatch;
+
+/** What writing an answer needs: the JSON head of the session, its event store, its backlog bound. */
+export interface RouteWriter {
+  readonly jsonHead: Head;
+  readonly store: EventStore | undefined;
+  readonly maxBacklog: number;
+}
+
+/**
+ * Write `text`, the response to one request of `route` (`all`: the answer to every request of it, an
+ * error for the POST as a whole). Returns the route's stream when that completed it.
+ */
+export function answerRoute(
+  route: Route,
+  text: string,
+  writer: RouteWriter,
+  all = false,
+): SseStream | undefined {
+  if (route instanceof SseStream) {
+    route.pending = all ? 0 : route.pending - 1;
+    const done = route.pending === 0;
+    route.emit(text, writer.store, writer.maxBacklog, done);
+    return done ? route : undefined;
+  }
+  if (route instanceof JsonBatch && !all) route.add(text, writer.jsonHead);
+  else {
+    const res = route instanceof JsonBatch ? route.res : route;
+    if (writable(res)) sendJson(res, writer.jsonHead, text);
+  }
+  return undefined;
+}
+
+/** The session closed: a stream lets its connection go; a POST still awaiting JSON gets 404. */
+export function closeRoute(route: Route): void {
+  if (route instanceof SseStream) {
+    route.detach();
+    return;
+  }
+  const res = route instanceof JsonBatch ? route.res : route;
+  if (writable(res)) sendJsonError(res, 404, -32001, 'Session closed');
+}
