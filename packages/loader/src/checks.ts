@@ -24,7 +24,12 @@ export interface ResolvedLoadOptions {
   readonly onStderr: ((text: string) => void) | undefined;
   /** Instances to run, 1 or more. */
   readonly instances: number;
+  /** How long a cancelled call of a plugin with the plugin context gets to return before its host is killed. */
+  readonly cancelGraceMs: number;
 }
+
+/** The grace a running call of a plugin with the plugin context gets after a cancellation (isolated mode). */
+export const DEFAULT_CANCEL_GRACE_MS = 2000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -134,5 +139,18 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
     memoryLimitMb,
     hostPath,
     onStderr,
+    cancelGraceMs:
+      o.cancelGraceMs === undefined
+        ? DEFAULT_CANCEL_GRACE_MS
+        : checkTimeout(o.cancelGraceMs, 'options.cancelGraceMs'),
   };
+}
+
+/** The plugin-context parts of a call's options (`voice`, `caller`), checked; both undefined without options. */
+export function checkContextOptions(options: CallOptions | undefined): Pick<CallOptions, 'voice' | 'caller'> {
+  if (options === undefined) return {};
+  const { voice, caller } = options;
+  if (voice !== undefined && !isPlainObject(voice)) throw new TypeError('options.voice must be an object');
+  if (caller !== undefined && !isPlainObject(caller)) throw new TypeError('options.caller must be an object');
+  return { voice, caller };
 }

@@ -3,7 +3,14 @@
  * guard (time limit, cancellation, closed plugin), the load sequence and the calls' books. A hosting mode says
  * only how calls reach its instance and what stopping one early means there (`isolated/`, `inprocess/`).
  */
-import { argsToJson, checkCallOptions, checkDirectory, checkToolName, configToJson } from './checks.js';
+import {
+  argsToJson,
+  checkCallOptions,
+  checkContextOptions,
+  checkDirectory,
+  checkToolName,
+  configToJson,
+} from './checks.js';
 import type { PluginError } from './errors.js';
 import {
   armCall,
@@ -20,6 +27,7 @@ import type { CallOptions, CallReply, Isolation, Plugin, PluginAnswer, PluginToo
 import { Call, settle } from './wire/calls.js';
 import type { AnswerSite, Ready } from './wire/decode.js';
 import { Op } from './wire/frames.js';
+import { callerMeta } from './wire/voice.js';
 
 /** The reply of a call awaited as a promise. */
 function promised<T>(start: (reply: CallReply) => void): Promise<T> {
@@ -33,6 +41,7 @@ export abstract class HostedPlugin implements Plugin {
   readonly instances = 1;
   readonly path: string;
   apiVersion = 0;
+  usesContext = false;
   tools: readonly PluginTool[] = [];
   /** The JSON of the last successful `configure`, and the last working directory (replayed after a restart). */
   protected config: string | undefined;
@@ -77,6 +86,7 @@ export abstract class HostedPlugin implements Plugin {
     try {
       const ready = await this.#limitLoad(this.start());
       this.apiVersion = ready.apiVersion;
+      this.usesContext = ready.context;
       this.site.plugin = ready.name;
       if (configJson !== undefined) await this.#configure(configJson);
       if (workingDir !== undefined) await this.setWorkingDir(workingDir);
@@ -107,15 +117,32 @@ export abstract class HostedPlugin implements Plugin {
     let name: string;
     let json: string;
     let limits: CallLimits;
+    let call: Call;
     try {
       name = checkToolName(tool);
       json = argsToJson(args);
       limits = checkCallOptions(options, this.#defaults);
+      call = this.usesContext
+        ? this.#withContext(reply, name, json, options)
+        : new Call(Op.execute, reply, name, name, json);
     } catch (error) {
       reply.failed(error as Error);
       return;
     }
-    this.#run(new Call(Op.execute, reply, name, name, json), limits);
+    this.#run(call, limits);
+  }
+
+  /** An execute through the plugin context: the caller's metadata goes along, what the call says comes back. */
+  #withContext(
+    reply: CallReply<PluginAnswer>,
+    name: string,
+    json: string,
+    options: CallOptions | undefined,
+  ): Call {
+    const { voice, caller } = checkContextOptions(options);
+    const call = new Call(Op.executeWithContext, reply, name, name, json, callerMeta(caller));
+    call.voice = voice;
+    return call;
   }
 
   listTools(): Promise<PluginTool[]> {

@@ -50,8 +50,10 @@ export {
 export { type ServeHandle, ServeStartError, type StartOptions, startServe } from './serve/start.js';
 export type { RegisterTools, ToolsModuleContext } from './serve/tools-modules.js';
 export type {
+  CallerInfo,
   CallOptions,
   CallReply,
+  CallVoice,
   Isolation,
   LoadOptions,
   Plugin,

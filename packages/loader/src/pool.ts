@@ -26,6 +26,9 @@ export class PluginPool implements Plugin {
   get apiVersion(): number {
     return this.#first.apiVersion;
   }
+  get usesContext(): boolean {
+    return this.#first.usesContext;
+  }
   get isolation(): Isolation {
     return this.#first.isolation;
   }

@@ -3,6 +3,7 @@
  * (`isolation: 'process'`, the default, or `isolation: 'none'` for the in-process addon).
  */
 
+import type { LogLevelName } from './abi.js';
 import type { CancelHook } from './guard.js';
 
 export type Isolation = 'process' | 'none';
@@ -31,6 +32,12 @@ export interface LoadOptions {
    * state across calls should stay at 1.
    */
   readonly instances?: number;
+  /**
+   * For a plugin with the plugin context: how long a cancelled or timed-out call that is already running gets to
+   * return after its context says so, before its host is killed (isolated mode; default 2000 ms). A plugin
+   * without the context is killed at once, as it cannot learn of the cancellation.
+   */
+  readonly cancelGraceMs?: number;
 }
 
 /** A tool descriptor as the plugin's `list_tools` returned it, after validation. */
@@ -38,6 +45,8 @@ export interface PluginTool {
   readonly name: string;
   readonly description?: string;
   readonly inputSchema: Record<string, unknown>;
+  /** The JSON Schema of the tool's structured result (plugin context), when the plugin declares one. */
+  readonly outputSchema?: Record<string, unknown>;
 }
 
 /** One directive of the ServerResponse envelope. */
@@ -50,6 +59,34 @@ export interface PluginDirective {
 export interface PluginAnswer {
   readonly result: string;
   readonly directives: readonly PluginDirective[];
+  /** The structured result the call attached through its plugin context (a JSON object), if any. */
+  readonly structured?: Record<string, unknown>;
+}
+
+/**
+ * Where what a running call says through its plugin context goes (only plugins that define
+ * `entropic_mcp_server_execute_with_context` say anything). Called on this thread, in the order it was said,
+ * before the call's answer.
+ */
+export interface CallVoice {
+  /** A progress report: done so far, out of total when known, with an optional message. */
+  progress?(done: number, total: number | undefined, message: string | undefined): void;
+  /** A log message: its MCP level, its data (JSON value, or the text when it was not JSON), its logger. */
+  log?(level: LogLevelName, data: unknown, logger: string | undefined): void;
+}
+
+/** Who is calling, as a plugin with the plugin context reads it (every field optional). */
+export interface CallerInfo {
+  /** The authenticated subject. */
+  readonly subject?: string;
+  /** The granted scopes (the plugin reads them joined by single spaces). */
+  readonly scopes?: readonly string[];
+  /** The MCP protocol revision of the request. */
+  readonly protocolVersion?: string;
+  /** The JSON-RPC id of the request. */
+  readonly requestId?: string | number;
+  /** Request headers the plugin may read, by lower-case name (pass only those the operator allows). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface CallOptions {
@@ -62,6 +99,10 @@ export interface CallOptions {
    * call to that hook cancels exactly as an aborted signal does. The server's request context is such an object.
    */
   readonly cancel?: CancelHook;
+  /** Receives the call's progress reports and logs (plugin context). */
+  readonly voice?: CallVoice;
+  /** Who is calling (plugin context). */
+  readonly caller?: CallerInfo;
 }
 
 /**
@@ -81,6 +122,11 @@ export interface Plugin {
   readonly isolation: Isolation;
   /** How many instances serve the calls (`LoadOptions.instances`; 1 unless asked for more). */
   readonly instances: number;
+  /**
+   * True when the plugin defines `entropic_mcp_server_execute_with_context` (the plugin context): its calls get
+   * a context, so `CallOptions.voice` and `caller` reach it and a cancellation is cooperative.
+   */
+  readonly usesContext: boolean;
   /** The tools `list_tools` returned at load, validated. */
   readonly tools: readonly PluginTool[];
 

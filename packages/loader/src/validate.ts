@@ -54,7 +54,7 @@ export function parseToolList(text: string | null, ctx: AnswerContext): PluginTo
   return value.map((item, index) => {
     const at = `${what} entry ${index}`;
     if (!isObject(item)) throw bad(ctx, at, `is ${kind(item)}, expected an object`);
-    const { name, description, inputSchema } = item;
+    const { name, description, inputSchema, outputSchema } = item;
     if (typeof name !== 'string' || name === '') throw bad(ctx, at, 'has no non-empty string "name"');
     const named = `${what} tool "${name}"`;
     if (seen.has(name)) throw bad(ctx, named, 'is listed twice');
@@ -70,9 +70,12 @@ export function parseToolList(text: string | null, ctx: AnswerContext): PluginTo
         `has an "inputSchema" whose "type" is ${JSON.stringify(inputSchema.type)}, expected "object"`,
       );
     }
+    if (outputSchema !== undefined && !isObject(outputSchema)) {
+      throw bad(ctx, named, `has an "outputSchema" that is ${kind(outputSchema)}, expected an object`);
+    }
     const tool: PluginTool =
       description === undefined ? { name, inputSchema } : { name, description, inputSchema };
-    return tool;
+    return outputSchema === undefined ? tool : { ...tool, outputSchema };
   });
 }
 

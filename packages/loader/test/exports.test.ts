@@ -48,10 +48,10 @@ describe('public surface', () => {
     expect(index).not.toMatch(/export\s*\*/);
   });
 
-  it('bridge/ holds only the mount and the result shaping; the serve runtime lives in serve/', () => {
+  it('bridge/ holds only the mount, the plugin context and the result shaping; the serve runtime lives in serve/', () => {
     const sources = (dir: string) =>
       readdirSync(join(src, dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-    expect(sources('bridge').sort()).toEqual(['mount.ts', 'result.ts', 'types.ts']);
+    expect(sources('bridge').sort()).toEqual(['context.ts', 'mount.ts', 'result.ts', 'types.ts']);
     expect(sources('serve')).toEqual(expect.arrayContaining(['start.ts', 'banner.ts', 'load-all.ts']));
   });
 });

@@ -3,9 +3,11 @@
  * through the protocol; valgrind must find no definitely lost bytes and no memory errors.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hostCandidates } from '../src/isolated/find-host.js';
-import { FrameReader, Op, requestText, Status } from '../src/wire/frames.js';
+import { cancelFrame, FrameReader, Op, requestText, Status } from '../src/wire/frames.js';
+import { callerMeta } from '../src/wire/voice.js';
 import { buildExamples, example } from './support/examples-build.js';
 import { fixture } from './support/fixtures.js';
 
@@ -23,16 +25,24 @@ interface Frame {
   text: string;
 }
 
-/** Runs the host under valgrind, sends `requests`, closes stdin; resolves with the frames, exit code and log. */
-function underValgrind(plugin: string, requests: string[]) {
+/**
+ * Runs the host under valgrind, sends `requests`, closes stdin; resolves with the frames, exit code and log.
+ * `cancelFirst` call ids go to the host's cancel pipe (fd 3) at once; `cancelOn` names a call to cancel when
+ * a frame of that call's first arrives.
+ */
+function underValgrind(plugin: string, requests: string[], cancelFirst: number[] = [], cancelOn?: number) {
   const host = hostCandidates().find((p) => spawnSync('test', ['-x', p]).status === 0);
   if (host === undefined) throw new Error('entropic_plugin_host is not built');
   const args = ['--leak-check=full', '--errors-for-leak-kinds=definite', '--error-exitcode=99', host, plugin];
-  const child = spawn('valgrind', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const env = { ...process.env, ENTROPIC_HOST_CANCEL_FD: '3' };
+  const child = spawn('valgrind', args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env });
+  const cancelPipe = child.stdio[3] as Writable;
   const frames: Frame[] = [];
-  const reader = new FrameReader((id, status, buf, start, end) =>
-    frames.push({ id, status, text: buf.toString('utf8', start, end) }),
-  );
+  for (const id of cancelFirst) cancelPipe.write(cancelFrame(id));
+  const reader = new FrameReader((id, status, buf, start, end) => {
+    if (id === cancelOn && !frames.some((f) => f.id === id)) cancelPipe.write(cancelFrame(id));
+    frames.push({ id, status, text: buf.toString('utf8', start, end) });
+  });
   child.stdout.on('data', (chunk: Buffer) => reader.push(chunk));
   let log = '';
   child.stderr.on('data', (chunk: Buffer) => {
@@ -70,4 +80,40 @@ describe.runIf(haveValgrind)('plugin host under valgrind', () => {
     expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
     expect(code).toBe(3);
   });
+
+  it('leaks nothing through the plugin context: progress, logs, structured results, the caller, cancellations', async () => {
+    const meta = callerMeta({
+      subject: 'ada',
+      scopes: ['a', 'b'],
+      protocolVersion: '2025-11-25',
+      requestId: 7,
+    });
+    const count = (id: number, to: number, delay: number) =>
+      requestText(id, Op.executeWithContext, 'count', JSON.stringify({ to, delay_ms: delay }), meta);
+    const requests = [
+      count(1, 5, 1), // runs to its end: five progress frames (some merged), two logs, a structured result
+      count(2, 100_000, 2), // cancelled while it runs (at its first frame)
+      count(3, 5, 1), // cancelled before it starts: skipped
+      requestText(4, Op.close),
+    ];
+    const { frames, code, log } = await underValgrind(example('slow'), requests, [3], 2);
+    expect(frames[0]).toMatchObject({ id: 0, status: Status.ready });
+    const answers = frames.filter((f) => f.status !== Status.progress && f.status !== Status.log);
+    expect(answers.map((f) => [f.id, f.status])).toEqual([
+      [0, Status.ready],
+      [1, Status.structured],
+      [1, Status.plain],
+      [2, Status.structured],
+      [2, Status.plain],
+      [3, Status.null],
+      [4, Status.code],
+    ]);
+    expect(answers[2]!.text).toBe('5');
+    expect(Number(answers[4]!.text)).toBeLessThan(100_000);
+    expect(JSON.parse(answers[3]!.text)).toMatchObject({ cancelled: true });
+    expect(frames.filter((f) => f.id === 1 && f.status === Status.progress).length).toBeGreaterThanOrEqual(1);
+    expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
+    expect(log).toMatch(/ERROR SUMMARY: 0 errors/);
+    expect(code).toBe(0);
+  }, 60_000);
 });

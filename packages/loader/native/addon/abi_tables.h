@@ -2,7 +2,7 @@
 // bound to the typed pointers this addon calls.
 #pragma once
 
-#include <entropic/interfaces/i_mcp_server.h>
+#include <entropic/interfaces/i_mcp_context.h>
 #include <entropic_abi_tables.h>
 
 #include <cstddef>
@@ -29,6 +29,14 @@ enum EntryPointIndex : size_t {
   kFree,
 };
 
+constexpr size_t kOptionalEntryPointCount = ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT;
+inline const char* const* const kOptionalEntryPointNames = entropic_abi_optional_entry_points;
+
+// Positions in the generated table of optional entry points.
+enum OptionalEntryPointIndex : size_t {
+  kExecuteWithContext,
+};
+
 // Empty when each position of the generated table names the identifier the
 // header declares for it; otherwise which position disagrees. Checked once when
 // the addon loads, so a table out of step with the header cannot go unnoticed.
@@ -49,14 +57,19 @@ inline std::string CheckEntryPointTable() {
       ENTROPIC_LOADER_SLOT(kDestroy, entropic_mcp_server_destroy),
       ENTROPIC_LOADER_SLOT(kFree, entropic_free),
   };
-#undef ENTROPIC_LOADER_SLOT
   for (const Slot& slot : slots) {
     if (std::strcmp(kEntryPointNames[slot.index], slot.declared) != 0) {
       return "entry point " + std::to_string(slot.index) + " of the generated table is " +
              kEntryPointNames[slot.index] + ", expected " + slot.declared;
     }
   }
+  const Slot optional = ENTROPIC_LOADER_SLOT(kExecuteWithContext, entropic_mcp_server_execute_with_context);
+  if (kOptionalEntryPointCount <= optional.index ||
+      std::strcmp(kOptionalEntryPointNames[optional.index], optional.declared) != 0) {
+    return std::string("the generated table of optional entry points lacks ") + optional.declared;
+  }
   return std::string();
+#undef ENTROPIC_LOADER_SLOT
 }
 static_assert(kEntryPointCount == kFree + 1, "the contract has nine entry points");
 

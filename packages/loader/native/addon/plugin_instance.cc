@@ -23,6 +23,7 @@ void PutReturnCode(wire_buf_t* out, uint32_t id, int code) { wire_put_code(out, 
 
 PluginInstance::PluginInstance(std::string path, WakeFn wake, void* wake_context)
     : wake_(wake), wake_context_(wake_context), path_(std::move(path)) {
+  wire_call_init(&call_);
   thread_ = std::thread(&PluginInstance::Run, this);
 }
 
@@ -39,6 +40,7 @@ PluginInstance::~PluginInstance() {
     thread_.join();
   }
   wire_buf_free(&ready_);
+  wire_call_destroy(&call_);
 }
 
 PluginInstance::SubmitResult PluginInstance::Submit(std::string&& burst) {
@@ -80,7 +82,25 @@ bool PluginInstance::Cancel(uint32_t id) {
       return true;
     }
   }
+  if (running_ && running_id_ == id) wire_call_cancel(&call_);
   return false;
+}
+
+void PluginInstance::EmitFrames(void* self, const wire_buf_t* frames) {
+  auto* instance = static_cast<PluginInstance*>(self);
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(instance->mutex_);
+    if (wire_reserve(&instance->ready_, frames->len) != 0) return;
+    std::memcpy(instance->ready_.data + instance->ready_.len, frames->data, frames->len);
+    instance->ready_.len += frames->len;
+    instance->published_.fetch_add(1, std::memory_order_release);
+    if (instance->wake_armed_) {
+      instance->wake_armed_ = false;
+      wake = true;
+    }
+  }
+  if (wake) instance->Wake();
 }
 
 void PluginInstance::TakeAnswers(AnswerBuffer& out) {
@@ -164,8 +184,8 @@ void PluginInstance::Run() {
   wire_buf_t pending = {nullptr, 0, 0};
   LoadFailure failure;
   if (library_.Open(path_, failure)) {
-    const std::string& name = library_.Name();
-    wire_put_code(&pending, 0, WIRE_READY, library_.ApiVersion(), name.data(), name.size());
+    wire_put_ready(&pending, library_.ApiVersion(), library_.Name().c_str(),
+                   library_.HasContext() ? WIRE_FEATURE_CONTEXT : 0u);
   } else {
     PutFailure(&pending, 0, failure.value, failure.message);
   }
@@ -189,12 +209,15 @@ void PluginInstance::Run() {
     Job job = std::move(queue_.front());
     queue_.pop_front();
     running_ = true;
+    running_id_ = job.request.id;
+    wire_call_arm(&call_);  // under mutex_: a Cancel from now on is for this call
     lock.unlock();
     bool more = Serve(job.request, &pending);
     stay_awake = job.spin_after;
     job.burst.reset();
     lock.lock();
     running_ = false;
+    running_id_ = 0;
     wake = Publish(&pending);
     if (queue_.empty()) idle_.notify_all();
     if (!more) break;
@@ -235,6 +258,20 @@ bool PluginInstance::Serve(const wire_request_t& r, wire_buf_t* out) {
         wire_put_answer(out, r.id, text);
         library_.Release(text);
         break;
+      case WIRE_EXECUTE_CONTEXT: {
+        const wire_sink_t sink = {&PluginInstance::EmitFrames, nullptr, this};
+        const entropic_call_context_t* context = wire_call_begin(&call_, r.id, r.parts[2], &sink);
+        try {
+          text = library_.ExecuteWithContext(r.parts[0], r.parts[1], context);
+        } catch (...) {
+          wire_call_end(&call_, out);
+          throw;
+        }
+        wire_call_end(&call_, out);  // the last progress report and the structured result, before the answer
+        wire_put_answer(out, r.id, text);
+        library_.Release(text);
+        break;
+      }
       case WIRE_CONFIGURE:
         PutReturnCode(out, r.id, library_.Configure(r.parts[0]));
         break;

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "context.h"
 #include "plugin_library.h"
 #include "spin.h"
 #include "wire.h"
@@ -60,7 +61,8 @@ class PluginInstance {
   // Queues every request of one burst of wire text, in order. kClosing (nothing queued) once a close was queued
   // earlier or the instance shut down; kMalformed (nothing queued) when the text is not whole requests.
   SubmitResult Submit(std::string&& burst);
-  // Drops a request that has not started yet; false if it already ran or is running.
+  // Drops a request that has not started yet (true); when it is the one running, flags its plugin context as
+  // cancelled (false: it answers when the plugin returns); false as well when it already ran.
   bool Cancel(uint32_t id);
   // Moves every answer frame published so far into `out` (cleared first) and re-arms the wake.
   void TakeAnswers(AnswerBuffer& out);
@@ -96,6 +98,8 @@ class PluginInstance {
   // Publishes the frames in `pending` (mutex_ held); true when the caller must wake the JS side.
   bool Publish(wire_buf_t* pending);
   void Wake();
+  // The sink of the running call's context (context.h): publishes what the plugin reported, at once.
+  static void EmitFrames(void* self, const wire_buf_t* frames);
   // After a burst of lone calls: looks for the next burst awake for a moment (mutex_ not held).
   void StayAwake();
 
@@ -114,6 +118,8 @@ class PluginInstance {
   std::atomic<uint64_t> submitted_{0};  // bursts queued or shutdowns asked so far (the thread's spin watches it)
   const long spin_ns_ = wire_spin_window_ns();
   wire_spin_t spin_ = {0, 0};  // used by the instance thread only
+  wire_call_t call_;           // the plugin context of the running call (context.h)
+  uint32_t running_id_ = 0;    // the request running, under mutex_ (0: none)
   bool wake_armed_ = true;    // under mutex_
   bool wake_enabled_ = true;  // under wake_mutex_
   bool thread_waiting_ = false;

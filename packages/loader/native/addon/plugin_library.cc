@@ -60,6 +60,10 @@ bool PluginLibrary::Open(const std::string& path, LoadFailure& failure) {
   Bind(set_working_dir_fn_, symbols[kSetWorkingDir]);
   Bind(destroy_fn_, symbols[kDestroy]);
   Bind(free_fn_, symbols[kFree]);
+  for (size_t i = 0; i < kOptionalEntryPointCount; ++i) {
+    void* symbol = dlsym(handle_, kOptionalEntryPointNames[i]);
+    if (symbol != nullptr && i == kExecuteWithContext) Bind(execute_with_context_fn_, symbol);
+  }
 
   api_version_ = api_version_fn_();
   if (api_version_ != ENTROPIC_MCP_PLUGIN_API_VERSION) {
@@ -94,15 +98,23 @@ char* PluginLibrary::Execute(const char* tool, const char* args_json) {
   return execute_fn_(server_, tool, args_json);
 }
 
+char* PluginLibrary::ExecuteWithContext(const char* tool, const char* args_json,
+                                        const entropic_call_context_t* context) {
+  if (execute_with_context_fn_ == nullptr) return execute_fn_(server_, tool, args_json);
+  return execute_with_context_fn_(server_, tool, args_json, context);
+}
+
 void PluginLibrary::Release(char* owned) {
   if (owned != nullptr) free_fn_(owned);
 }
+
 
 int PluginLibrary::Configure(const char* config_json) { return configure_fn_(server_, config_json); }
 
 int PluginLibrary::SetWorkingDir(const char* path) { return set_working_dir_fn_(server_, path); }
 
 void PluginLibrary::Close() {
+  execute_with_context_fn_ = nullptr;
   if (server_ != nullptr) {
     destroy_fn_(server_);
     server_ = nullptr;

@@ -3,7 +3,7 @@
 // instance thread drives it, and the synchronous path calls it on the JS thread.
 #pragma once
 
-#include <entropic/interfaces/i_mcp_server.h>
+#include <entropic/interfaces/i_mcp_context.h>
 
 #include <string>
 
@@ -29,6 +29,10 @@ class PluginLibrary {
   // The plugin's own strings (NULL when it answered NULL): hand each back to Release once read.
   char* ListTools();
   char* Execute(const char* tool, const char* args_json);
+  // Through the plugin context's entry point when the plugin defines it, else like Execute.
+  char* ExecuteWithContext(const char* tool, const char* args_json, const entropic_call_context_t* context);
+  // True when the plugin defines the optional entry point of the plugin context.
+  bool HasContext() const { return execute_with_context_fn_ != nullptr; }
   void Release(char* owned);
   int Configure(const char* config_json);
   int SetWorkingDir(const char* path);
@@ -55,6 +59,7 @@ class PluginLibrary {
   decltype(&entropic_mcp_server_set_working_dir) set_working_dir_fn_ = nullptr;
   decltype(&entropic_mcp_server_destroy) destroy_fn_ = nullptr;
   decltype(&entropic_free) free_fn_ = nullptr;
+  decltype(&entropic_mcp_server_execute_with_context) execute_with_context_fn_ = nullptr;
 };
 
 }  // namespace entropic_loader

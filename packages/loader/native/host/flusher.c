@@ -95,6 +95,17 @@ void flusher_leave(void) {
   in_call = 0;
 }
 
+void flusher_post(const wire_buf_t* frames) {
+  pthread_mutex_lock(&lock);
+  if (wire_reserve(&channel->out, frames->len) == 0) {
+    memcpy(channel->out.data + channel->out.len, frames->data, frames->len);
+    channel->out.len += frames->len;
+  }
+  /* A watchdog waiting for work is woken to time the running call: it writes these within a millisecond. */
+  if (!watching) pthread_cond_signal(&wake);
+  pthread_mutex_unlock(&lock);
+}
+
 void flusher_stop(void) {
   if (!running) return;
   running = 0;

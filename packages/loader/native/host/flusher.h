@@ -18,6 +18,9 @@ int flusher_start(channel_t* ch);
 void flusher_enter(void);
 /* After the call: takes the lock back. */
 void flusher_leave(void);
+/* While a call runs (from the thread inside the plugin, or one it started): appends `frames` to the buffered
+ * answers, which the watchdog writes within about a millisecond. */
+void flusher_post(const wire_buf_t* frames);
 /* Stops the watchdog (at shutdown, lock held by the caller). */
 void flusher_stop(void);
 

@@ -5,7 +5,9 @@
  *   entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so
  *
  * Before the plugin is loaded, the protocol moves to private descriptors: fd 0 reads /dev/null and fd 1 is
- * stderr, so a plugin that prints or reads stdin cannot corrupt the channel.
+ * stderr, so a plugin that prints or reads stdin cannot corrupt the channel. ENTROPIC_HOST_CANCEL_FD names the
+ * pipe on which the loader cancels calls of a plugin that has the plugin context (wire.h, context.h); it is taken
+ * out of the environment before the plugin loads.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +21,9 @@
 #include <sys/prctl.h>
 #endif
 
+#include "cancels.h"
 #include "channel.h"
+#include "context.h"
 #include "flusher.h"
 #include "plugin.h"
 #include "spin.h"
@@ -42,6 +46,17 @@ static int limit_memory(const char* mib) {
   struct rlimit limit = {.rlim_cur = (rlim_t)(value * 1024ull * 1024ull), .rlim_max = (rlim_t)(value * 1024ull * 1024ull)};
   return setrlimit(RLIMIT_AS, &limit);
 }
+
+/* The plugin context of the running call, and what it said last, on its way out before its answer. */
+static wire_call_t running_call;
+static wire_buf_t context_tail;
+
+static void post_frames(void* unused, const wire_buf_t* frames) {
+  (void)unused;
+  flusher_post(frames);
+}
+
+static const wire_sink_t host_sink = {post_frames, cancels_read, &running_call};
 
 /* Strings the plugin returned, copied into the output buffer and not yet released with its entropic_free.
  * They are released after the answers went out: releasing them while answers wait in the buffer would wake
@@ -74,6 +89,34 @@ static int put_owned_string(channel_t* ch, plugin_t* p, uint32_t id, char* s, in
   return rc;
 }
 
+/* Serves an execute with the plugin context: what the plugin reports while it runs leaves through the flusher;
+ * the progress report still waiting and the structured result go just before the answer. A call cancelled
+ * before it started is not run (the loader has already settled it; the NULL answer is dropped there). */
+static int serve_with_context(channel_t* ch, plugin_t* p, const wire_request_t* r) {
+  if (p->execute_with_context == NULL) {
+    flusher_enter();
+    char* text = p->execute(p->server, r->parts[0], r->parts[1]);
+    flusher_leave();
+    return put_owned_string(ch, p, r->id, text, 1);
+  }
+  if (cancels_before(r->id, &running_call)) return wire_put_text(&ch->out, r->id, NULL);
+  wire_buf_t* tail = &context_tail;
+  tail->len = 0;
+  wire_call_arm(&running_call);
+  const entropic_call_context_t* context = wire_call_begin(&running_call, r->id, r->parts[2], &host_sink);
+  flusher_enter();
+  char* text = p->execute_with_context(p->server, r->parts[0], r->parts[1], context);
+  /* Before the lock is taken back: a plugin thread still inside a callback holds the call's lock and may be
+   * waiting for the flusher's. */
+  wire_call_end(&running_call, tail);
+  flusher_leave();
+  if (tail->len > 0 && wire_reserve(&ch->out, tail->len) == 0) {
+    memcpy(ch->out.data + ch->out.len, tail->data, tail->len);
+    ch->out.len += tail->len;
+  }
+  return put_owned_string(ch, p, r->id, text, 1);
+}
+
 /* Serves one request. 0: go on; 1: close was asked; -1: the answer could not be buffered. Every call into
  * the plugin sits between flusher_enter and flusher_leave. */
 static int serve(channel_t* ch, plugin_t* p, const wire_request_t* r) {
@@ -90,6 +133,8 @@ static int serve(channel_t* ch, plugin_t* p, const wire_request_t* r) {
       text = p->execute(p->server, r->parts[0], r->parts[1]);
       flusher_leave();
       return put_owned_string(ch, p, r->id, text, 1);
+    case WIRE_EXECUTE_CONTEXT:
+      return serve_with_context(ch, p, r);
     case WIRE_CONFIGURE:
     case WIRE_SET_WORKING_DIR:
       flusher_enter();
@@ -144,6 +189,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so\n");
     return 2;
   }
+  const char* cancel = getenv("ENTROPIC_HOST_CANCEL_FD");
+  if (cancel != NULL && cancels_open(cancel) != 0) {
+    fprintf(stderr, "entropic_plugin_host: ENTROPIC_HOST_CANCEL_FD=%s is not an open descriptor\n", cancel);
+    return 2;
+  }
+  unsetenv("ENTROPIC_HOST_CANCEL_FD");
   signal(SIGPIPE, SIG_IGN);
 #ifdef __linux__
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -167,7 +218,9 @@ int main(int argc, char** argv) {
     channel_flush(&ch);
     status = 3;
   } else {
-    wire_put_code(&ch.out, 0, WIRE_READY, (int32_t)plugin.api_version, plugin.name, strlen(plugin.name));
+    wire_call_init(&running_call);
+    uint32_t features = plugin.execute_with_context != NULL ? WIRE_FEATURE_CONTEXT : 0u;
+    wire_put_ready(&ch.out, (int32_t)plugin.api_version, plugin.name, features);
     if (flusher_start(&ch) != 0) {
       fprintf(stderr, "entropic_plugin_host: cannot start the flusher thread\n");
       status = 2;
@@ -177,9 +230,12 @@ int main(int argc, char** argv) {
       flusher_stop();
     }
     plugin_unload(&plugin);
+    wire_call_destroy(&running_call);
+    wire_buf_free(&context_tail);
   }
   channel_free(&ch);
   close(in_fd);
   close(out_fd);
+  cancels_close();
   return status;
 }

@@ -49,6 +49,16 @@ static int bind_entry_points(plugin_t* p, void* const* found) {
   return 0;
 }
 
+/* Looks up the optional entry points; a plugin may define none of them. */
+static void resolve_optional(plugin_t* p) {
+  for (size_t i = 0; i < ENTROPIC_ABI_OPTIONAL_ENTRY_POINT_COUNT; i++) {
+    void* found = dlsym(p->library, entropic_abi_optional_entry_points[i]);
+    if (found != NULL && strcmp(entropic_abi_optional_entry_points[i], "entropic_mcp_server_execute_with_context") == 0) {
+      memcpy(&p->execute_with_context, &found, sizeof p->execute_with_context);
+    }
+  }
+}
+
 /* Resolves every entry point; names all the missing ones at once. */
 static int resolve_all(plugin_t* p, const char* path, load_error_t* err) {
   void* found[COUNT_OF(entropic_abi_entry_points)];
@@ -72,6 +82,7 @@ static int resolve_all(plugin_t* p, const char* path, load_error_t* err) {
   if (bind_entry_points(p, found) != 0) {
     return fail(err, ENTROPIC_ERROR_INTERNAL, "the generated symbol table lacks an entry point this host calls");
   }
+  resolve_optional(p);
   return 0;
 }
 

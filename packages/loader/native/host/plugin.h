@@ -2,7 +2,7 @@
 #ifndef ENTROPIC_HOST_PLUGIN_H
 #define ENTROPIC_HOST_PLUGIN_H
 
-#include <entropic/interfaces/i_mcp_server.h>
+#include <entropic/interfaces/i_mcp_context.h>
 
 typedef struct {
   void* library;
@@ -18,6 +18,8 @@ typedef struct {
   __typeof__(&entropic_mcp_server_set_working_dir) set_working_dir;
   __typeof__(&entropic_mcp_server_destroy) destroy;
   __typeof__(&entropic_free) free_fn;
+  /* The optional entry point of the plugin context, or NULL when the plugin does not define it. */
+  __typeof__(&entropic_mcp_server_execute_with_context) execute_with_context;
 } plugin_t;
 
 typedef struct {

@@ -15,6 +15,8 @@ static int parts_of(char op) {
       return 1;
     case WIRE_EXECUTE:
       return 2;
+    case WIRE_EXECUTE_CONTEXT:
+      return 3;
     default:
       return -1;
   }
@@ -99,6 +101,31 @@ int wire_put(wire_buf_t* b, uint32_t id, uint8_t status, const void* a, size_t a
   if (a_len) memcpy(p, a, a_len);
   if (c_len) memcpy(p + a_len, c, c_len);
   return 0;
+}
+
+int wire_put_parts(wire_buf_t* b, uint32_t id, uint8_t status, const void* const* parts, const size_t* lens, int count) {
+  size_t total = 0;
+  for (int i = 0; i < count; i++) {
+    if (lens[i] > WIRE_MAX_FRAME - total) return -1;
+    total += lens[i];
+  }
+  char* p = begin_frame(b, id, status, total);
+  if (p == NULL) return -1;
+  for (int i = 0; i < count; i++) {
+    if (lens[i]) memcpy(p, parts[i], lens[i]);
+    p += lens[i];
+  }
+  return 0;
+}
+
+int wire_put_ready(wire_buf_t* b, int32_t api_version, const char* name, uint32_t features) {
+  char head[4], tail[5];
+  put_u32(head, (uint32_t)api_version);
+  tail[0] = '\0';
+  put_u32(tail + 1, features);
+  const void* parts[3] = {head, name, tail};
+  size_t lens[3] = {4, strlen(name), features ? 5u : 0u};
+  return wire_put_parts(b, 0, WIRE_READY, parts, lens, 3);
 }
 
 int wire_put_code(wire_buf_t* b, uint32_t id, uint8_t status, int32_t code, const void* text, size_t len) {

@@ -10,6 +10,9 @@
  *
  *   L<id>                     list_tools
  *   E<id> tool  arguments     execute (arguments: JSON text)
+ *   F<id> tool  arguments  meta
+ *                             execute with the plugin context (only to a plugin that defines
+ *                             entropic_mcp_server_execute_with_context; meta: the caller, see context.h)
  *   C<id> config              configure (JSON text)
  *   W<id> path                set_working_dir
  *   X<id>                     close: destroy, unload, answer, and read nothing more
@@ -23,12 +26,20 @@
  *   WIRE_STRING     the string the plugin returned, raw (no terminator)
  *   WIRE_NULL       the plugin returned NULL
  *   WIRE_CODE       i32: what configure / set_working_dir returned (0 for a close)
- *   WIRE_READY      i32 API version, then the plugin's name (id 0, the first frame)
+ *   WIRE_READY      i32 API version, then the plugin's name (id 0, the first frame); then, from hosts that know
+ *                   the plugin context, NUL and a u32 of WIRE_FEATURE_* bits (a loader that reads no NUL in
+ *                   the name takes the plugin as plain)
  *   WIRE_FAILED     i32 entropic_error_t value, the error's name, NUL, a message (id 0: the load was refused)
  *   WIRE_PLAIN      an execute answer of the compact shape {"result":"..."} or
  *                   {"result":"...","directives":[]} whose result needs no unescaping (no backslash, no quote,
  *                   no control character): the payload is the result text alone. Every other answer travels
  *                   as WIRE_STRING and the loader reads it in full.
+ *   WIRE_PROGRESS, WIRE_LOG, WIRE_STRUCTURED
+ *                   what a running call said through its context, before its answer (context.h); they do not
+ *                   answer the call.
+ *
+ * CANCELLATION (loader -> host process) has a pipe of its own, the host's fd given by --cancel-fd: each
+ * cancelled call is its u32 id, little-endian. The in-process addon gets the id by a direct call instead.
  */
 #ifndef ENTROPIC_WIRE_H
 #define ENTROPIC_WIRE_H
@@ -48,6 +59,7 @@ extern "C" {
 enum wire_op {
   WIRE_LIST_TOOLS = 'L',
   WIRE_EXECUTE = 'E',
+  WIRE_EXECUTE_CONTEXT = 'F',
   WIRE_CONFIGURE = 'C',
   WIRE_SET_WORKING_DIR = 'W',
   WIRE_CLOSE = 'X',
@@ -61,13 +73,19 @@ enum wire_status {
   WIRE_READY = 3,
   WIRE_FAILED = 4,
   WIRE_PLAIN = 5,
+  WIRE_PROGRESS = 6,
+  WIRE_LOG = 7,
+  WIRE_STRUCTURED = 8,
 };
+
+/* Bits of the READY frame's features. */
+#define WIRE_FEATURE_CONTEXT 1u
 
 typedef struct {
   uint32_t id;
   char op;
   int part_count;
-  const char* parts[2]; /* NUL-ended, in the buffer the request was read from */
+  const char* parts[3]; /* NUL-ended, in the buffer the request was read from */
 } wire_request_t;
 
 /*
@@ -90,6 +108,10 @@ int wire_reserve(wire_buf_t* b, size_t extra);
 
 /* Appends one frame whose payload is a then b (either may be empty). 0, or -1 (out of memory, too large). */
 int wire_put(wire_buf_t* b, uint32_t id, uint8_t status, const void* a, size_t a_len, const void* c, size_t c_len);
+/* Appends one frame whose payload is the `count` pieces one after the other. 0, or -1. */
+int wire_put_parts(wire_buf_t* b, uint32_t id, uint8_t status, const void* const* parts, const size_t* lens, int count);
+/* Appends the READY frame: the API version, the name, and (when `features` is not 0) NUL and the features. */
+int wire_put_ready(wire_buf_t* b, int32_t api_version, const char* name, uint32_t features);
 /* Appends a frame whose payload is a little-endian i32, then `text`. */
 int wire_put_code(wire_buf_t* b, uint32_t id, uint8_t status, int32_t code, const void* text, size_t len);
 /* Appends a WIRE_FAILED frame: the value, its contract name, NUL, the message. */

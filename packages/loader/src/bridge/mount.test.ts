@@ -20,6 +20,7 @@ function plugin(name: string, tools: string[], path = `/p/lib${name}.so`): Plugi
     apiVersion: 1,
     isolation: 'process',
     instances: 1,
+    usesContext: false,
     tools: list,
     listTools: async () => list,
     pending: 0,

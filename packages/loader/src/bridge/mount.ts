@@ -2,6 +2,7 @@
 import { McpServer } from '@entropic-mcp/server';
 import type { CancelHook } from '../guard.js';
 import type { CallOptions, Plugin, PluginTool } from '../types.js';
+import { withContext } from './context.js';
 import {
   answerToRawResult,
   answerToResult,
@@ -53,8 +54,12 @@ function makeHandler(
   const { timeoutMs, onDirectives } = options;
   const site = { plugin: plugin.name, tool: name };
   const failed = (error: unknown) => errorToResult(error, plugin.name, name);
-  const callOptions = (ctx: BridgeToolContext): CallOptions =>
+  const limits = (ctx: BridgeToolContext): CallOptions =>
     ctx.onAbort === undefined ? { signal: ctx.signal, timeoutMs } : { cancel: ctx as CancelHook, timeoutMs };
+  const headers = (options.contextHeaders ?? []).map((h) => h.toLowerCase());
+  const callOptions = plugin.usesContext
+    ? (ctx: BridgeToolContext) => withContext(limits(ctx), ctx, plugin.name, headers)
+    : limits;
   if (onDirectives === undefined && ownServer) {
     return (args, ctx) => {
       const call = new PluginToolCall(site);
@@ -94,6 +99,7 @@ function register(
   const definition = {
     name,
     inputSchema: tool.inputSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     _meta: { [PLUGIN_META_KEY]: { plugin: plugin.name, tool: tool.name } },
     ...(tool.description === undefined ? {} : { description: tool.description }),
   };

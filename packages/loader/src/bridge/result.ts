@@ -28,8 +28,13 @@ function successResult(answer: PluginAnswer, text: string): BridgeToolResult {
 /** The `_meta` of every success without directives on our own server, which only reads it: made once. */
 const NO_DIRECTIVES_META = Object.freeze({ [DIRECTIVES_META_KEY]: Object.freeze([]) });
 
+/** The structured result a call attached through its plugin context, beside the text. */
+function structured(result: BridgeToolResult, answer: PluginAnswer): BridgeToolResult {
+  return answer.structured === undefined ? result : { ...result, structuredContent: answer.structured };
+}
+
 export function answerToResult(answer: PluginAnswer): BridgeToolResult {
-  return successResult(answer, answer.result);
+  return structured(successResult(answer, answer.result), answer);
 }
 
 /**
@@ -40,8 +45,8 @@ export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
   const json = resultJsonOf(answer);
   // Typed as the string it stands for: the server writes it as that string's JSON, and only our server gets it.
   const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
-  if (answer.directives.length > 0) return successResult(answer, text);
-  return { content: [{ type: 'text', text }], _meta: NO_DIRECTIVES_META };
+  if (answer.directives.length > 0) return structured(successResult(answer, text), answer);
+  return structured({ content: [{ type: 'text', text }], _meta: NO_DIRECTIVES_META }, answer);
 }
 
 /** The plugin and tool a mounted tool calls, as its failures name them. */

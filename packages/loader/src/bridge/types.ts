@@ -8,6 +8,7 @@ export interface BridgeToolDefinition {
   name: string;
   description?: string;
   inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
 }
 
@@ -19,6 +20,7 @@ export interface BridgeTextContent {
 export interface BridgeToolResult {
   content: BridgeTextContent[];
   isError?: boolean;
+  structuredContent?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
 }
 
@@ -28,6 +30,14 @@ export interface BridgeToolContext {
   /** The server's cheap cancellation hook (`@entropic-mcp/server` has it); used instead of `signal` when present. */
   onAbort?(hook: () => void): void;
   progress?(done: number, total?: number, message?: string): void | Promise<void>;
+  /** Sends `notifications/message` at `level`, when the client's log level lets it through. */
+  log?(level: string, data: unknown, logger?: string): void;
+  /** A request header (HTTP), case-insensitively. */
+  header?(name: string): string | undefined;
+  /** What the transport's authentication attached (`TokenInfo` of `@entropic-mcp/server`: subject, scopes). */
+  readonly auth?: unknown;
+  readonly protocolVersion?: string;
+  readonly requestId?: unknown;
 }
 
 export type BridgeToolHandler = (
@@ -63,4 +73,9 @@ export interface MountOptions {
   readonly onDirectives?: DirectivesHook;
   /** Per-call time limit in milliseconds for this plugin's calls (default: the plugin's own load-time limit). */
   readonly timeoutMs?: number;
+  /**
+   * Request headers a plugin with the plugin context may read (`context->header`), by name; no other header
+   * reaches it. Default none.
+   */
+  readonly contextHeaders?: readonly string[];
 }

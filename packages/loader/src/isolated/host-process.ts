@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
-import { FrameReader, SPIN_HINT } from '../wire/frames.js';
+import { cancelFrame, FrameReader, SPIN_HINT } from '../wire/frames.js';
 import { spawnHost } from './spawn-host.js';
 import { spinReader } from './spin-read.js';
 
@@ -41,6 +41,7 @@ export class HostProcess {
   readonly #child: ChildProcess;
   readonly #input: Writable;
   readonly #output: Readable;
+  readonly #cancel: Writable;
   readonly #stderrStream: Readable;
   /** What must end before the exit is reported: the child, and the answer pipe when it is ours (spawn-host.ts). */
   #endsLeft: number;
@@ -65,6 +66,7 @@ export class HostProcess {
     this.#child = host.child;
     this.#input = host.input;
     this.#output = host.output;
+    this.#cancel = host.cancel;
     this.#stderrStream = host.stderr;
     this.#endsLeft = host.ownOutput ? 2 : 1;
     this.#readyWait = new ReadyWait(options.pluginPath);
@@ -75,6 +77,7 @@ export class HostProcess {
     this.#stderrStream.setEncoding('utf8');
     this.#stderrStream.on('data', (text: string) => this.#onStderr(text));
     this.#input.on('error', () => {}); // EPIPE when the host died; reported through 'close'
+    this.#cancel.on('error', () => {}); // the same
     this.#child.on('error', (error) => {
       this.#spawnError = error;
     });
@@ -113,11 +116,16 @@ export class HostProcess {
     if (lone && this.#spinRead !== undefined && this.#spin.wanted()) this.#collect(this.#spinRead);
   }
 
+  /** Tells the host that call `id` is cancelled (plugin context): the running call reads it from its context. */
+  cancel(id: number): void {
+    if (!this.#exited) this.#cancel.write(cancelFrame(id));
+  }
+
   /** Keeps the event loop alive while calls are in flight, and lets it end while the host is idle. */
   setReferenced(on: boolean): void {
     if (on === this.#referenced || this.#exited) return;
     this.#referenced = on;
-    const handles = [this.#child, this.#output, this.#stderrStream, this.#input] as unknown as {
+    const handles = [this.#child, this.#output, this.#stderrStream, this.#input, this.#cancel] as unknown as {
       ref(): void;
       unref(): void;
     }[];
@@ -163,6 +171,7 @@ export class HostProcess {
     this.#exited = true;
     // Node destroys a child's own stdio streams when it exits; our request pipe would stay open (one fd per host).
     this.#input.destroy();
+    this.#cancel.destroy();
     const exit: HostExit = {
       exitCode,
       signal,

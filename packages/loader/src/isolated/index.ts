@@ -24,12 +24,17 @@ class IsolatedPlugin extends HostedPlugin {
       memoryLimitMb: options.memoryLimitMb,
       onStderr: options.onStderr,
     };
-    this.#session = new HostSession(spawn, this.site, () => {
-      const steps: { op: Op; first: string }[] = [];
-      if (this.config !== undefined) steps.push({ op: Op.configure, first: this.config });
-      if (this.workingDir !== undefined) steps.push({ op: Op.setWorkingDir, first: this.workingDir });
-      return steps;
-    });
+    this.#session = new HostSession(
+      spawn,
+      this.site,
+      () => {
+        const steps: { op: Op; first: string }[] = [];
+        if (this.config !== undefined) steps.push({ op: Op.configure, first: this.config });
+        if (this.workingDir !== undefined) steps.push({ op: Op.setWorkingDir, first: this.workingDir });
+        return steps;
+      },
+      options.cancelGraceMs,
+    );
   }
 
   get pending(): number {

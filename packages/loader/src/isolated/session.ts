@@ -12,6 +12,10 @@
  *   head; if it was not written yet, it is never sent. After such a kill, the calls queued behind the stopped
  *   one never started, so they are sent again to a new host; a call that may have been running when the kill
  *   landed is failed instead (it may have run partly).
+ * - A plugin with the plugin context is told instead: the host reads the call's id on its cancel pipe, the
+ *   call's context says it is cancelled, and a plugin that polls returns early, so its host keeps running. Only
+ *   if the host is still on that call after the grace period (`cancelGraceMs`) is it killed as above. A call
+ *   cancelled while queued is skipped by the host when it comes up.
  */
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { countHostExit, countHostRestart } from '../telemetry.js';
@@ -34,6 +38,12 @@ export type Replay = () => { op: Op; first: string }[];
 
 export class HostSession {
   #host: HostProcess | undefined;
+  /** The plugin defines the plugin context's entry point (known once a host said it was ready). */
+  #context = false;
+  /** The call the grace period runs for, and its timer. */
+  #graceFor: Call | undefined;
+  #graceTimer: NodeJS.Timeout | undefined;
+  readonly #graceMs: number;
   #starting = false;
   #flushScheduled = false;
   readonly #table: CallTable;
@@ -42,7 +52,8 @@ export class HostSession {
   readonly #spawn: HostSpawnOptions;
   readonly #replay: Replay;
 
-  constructor(spawn: HostSpawnOptions, site: AnswerSite, replay: Replay) {
+  constructor(spawn: HostSpawnOptions, site: AnswerSite, replay: Replay, graceMs: number) {
+    this.#graceMs = graceMs;
     this.#spawn = spawn;
     this.#site = site;
     this.#table = new CallTable(site);
@@ -58,6 +69,7 @@ export class HostSession {
   async start(): Promise<Ready> {
     const host = this.#launch();
     const ready = await host.ready;
+    this.#context = ready.context;
     this.#starting = false;
     this.#refresh();
     return ready;
@@ -73,11 +85,32 @@ export class HostSession {
     this.#scheduleFlush();
   }
 
-  /** Fails a call now (time limit, cancellation); kills the host if the call is the one it is running. */
+  /**
+   * Fails a call now (time limit, cancellation). A plugin with the plugin context is told, and its host killed
+   * only if it is still on the call after the grace period; any other plugin's host is killed at once when the
+   * call is the one it is running.
+   */
   stop(call: Call, error: Error): void {
     if (call.settled) return;
     settle(call, error);
-    if (this.#table.head() === call) this.#host?.kill();
+    if (!this.#context) {
+      if (this.#table.head() === call) this.#host?.kill();
+      return;
+    }
+    if (call.id !== 0) this.#host?.cancel(call.id);
+    if (this.#table.head() === call) this.#startGrace(call);
+  }
+
+  /** Kills the host if it is still on `call` (stopped early) when the grace period ends. */
+  #startGrace(call: Call): void {
+    if (this.#graceFor === call) return;
+    clearTimeout(this.#graceTimer);
+    this.#graceFor = call;
+    this.#graceTimer = setTimeout(() => {
+      this.#graceFor = undefined;
+      if (this.#table.head() === call) this.#host?.kill();
+    }, this.#graceMs);
+    this.#graceTimer.unref();
   }
 
   /** Kills the host, if any, and resolves once it is gone. */
@@ -143,7 +176,10 @@ export class HostSession {
     countHostRestart(this.#site.plugin);
     const host = this.#launch();
     host.ready
-      .then(() => this.#runReplay(host))
+      .then((ready) => {
+        this.#context = ready.context;
+        return this.#runReplay(host);
+      })
       .then(
         () => {
           this.#starting = false;
@@ -173,7 +209,12 @@ export class HostSession {
 
   #answer(id: number, status: number, buf: Buffer, start: number, end: number): void {
     this.#table.answer(id, status, buf, start, end);
-    if (this.#table.head()?.settled) this.#host?.kill(); // the host reached a call that was stopped early
+    const head = this.#table.head();
+    if (head?.settled) {
+      // The host reached a call that was stopped early: it skips it (plugin context), or it is killed.
+      if (this.#context) this.#startGrace(head);
+      else this.#host?.kill();
+    }
     if (this.#table.size === 0) this.#refresh();
   }
 
@@ -181,6 +222,8 @@ export class HostSession {
     if (host !== this.#host) return;
     this.#host = undefined;
     countHostExit(this.#site.plugin, exit);
+    clearTimeout(this.#graceTimer);
+    this.#graceFor = undefined;
     const calls = this.#table.drainSent();
     if (exit.killed) {
       const head = calls[0];

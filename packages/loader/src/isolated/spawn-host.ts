@@ -4,6 +4,9 @@
  * host's bursts both ways for less (no socket buffer to allocate per write, a cheaper wake-up), which shows most
  * on a lone call's round trip. Isolated hosting needs no addon: without one (or with one built before `pipe`)
  * the host simply talks over the sockets.
+ *
+ * A third channel, the host's fd 3, carries cancellations of calls to a plugin with the plugin context (`wire.h`);
+ * the host learns of it from ENTROPIC_HOST_CANCEL_FD, which a host that predates the context ignores.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
@@ -23,6 +26,16 @@ export interface SpawnedHost {
    * reports the end waits for both (answers written just before the host died are still read).
    */
   readonly ownOutput: boolean;
+  /** Where cancellations go (the host's fd 3). */
+  readonly cancel: Writable;
+}
+
+/** The host's descriptor for cancellations. */
+const CANCEL_FD = 3;
+
+/** The host's environment: this process's, and where its cancellations come in (read when it is spawned). */
+function hostEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, ENTROPIC_HOST_CANCEL_FD: String(CANCEL_FD) };
 }
 
 type MakePipe = () => { readonly read: number; readonly write: number };
@@ -30,31 +43,47 @@ type MakePipe = () => { readonly read: number; readonly write: number };
 export function spawnHost(command: string, args: readonly string[]): SpawnedHost {
   const makePipe = optionalAddon()?.pipe;
   if (typeof makePipe !== 'function') {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    return { child, input: child.stdin, output: child.stdout, stderr: child.stderr, ownOutput: false };
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: hostEnv() });
+    const cancel = child.stdio[CANCEL_FD] as Writable;
+    return {
+      child,
+      input: child.stdin,
+      output: child.stdout,
+      stderr: child.stderr,
+      ownOutput: false,
+      cancel,
+    };
   }
-  const requests = makePipe();
-  let answers: ReturnType<MakePipe>;
-  try {
-    answers = makePipe();
-  } catch (error) {
-    closeAll([requests.read, requests.write]);
-    throw error;
-  }
+  const made: ReturnType<MakePipe>[] = [];
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(command, args, { stdio: [requests.read, answers.write, 'pipe'] });
+    for (let i = 0; i < 3; i++) made.push(makePipe());
   } catch (error) {
-    closeAll([requests.write, answers.read]);
+    closeAll(made.flatMap((p) => [p.read, p.write]));
+    throw error;
+  }
+  const [requests, answers, cancels] = made as [
+    ReturnType<MakePipe>,
+    ReturnType<MakePipe>,
+    ReturnType<MakePipe>,
+  ];
+  try {
+    child = spawn(command, args, {
+      stdio: [requests.read, answers.write, 'pipe', cancels.read],
+      env: hostEnv(),
+    });
+  } catch (error) {
+    closeAll([requests.write, answers.read, cancels.write]);
     throw error;
   } finally {
     // The child has its own copies now (or never will): ours would keep the host from seeing end of input
     // and this side from seeing the host's end.
-    closeAll([requests.read, answers.write]);
+    closeAll([requests.read, answers.write, cancels.read]);
   }
   const input = new Socket({ fd: requests.write, readable: false, writable: true });
   const output = new Socket({ fd: answers.read, readable: true, writable: false });
-  return { child, input, output, stderr: child.stderr as Readable, ownOutput: true };
+  const cancel = new Socket({ fd: cancels.write, readable: false, writable: true });
+  return { child, input, output, stderr: child.stderr as Readable, ownOutput: true, cancel };
 }
 
 function closeAll(fds: readonly number[]): void {

@@ -6,20 +6,25 @@
  * call must stop early is the hosting mode's business; this only keeps the books.
  */
 
-import type { CallReply } from '../types.js';
-import { type AnswerSite, decodeCode, decodeExecute, decodeToolList } from './decode.js';
-import { Op, requestText } from './frames.js';
+import type { CallReply, CallVoice, PluginAnswer } from '../types.js';
+import { type AnswerSite, decodeCode, decodeExecute, decodeToolList, withStructured } from './decode.js';
+import { Op, requestText, Status } from './frames.js';
 import { InFlight } from './in-flight.js';
+import { hearVoice, type Voiced } from './voice.js';
 
 export type { CallReply };
 
 /** One call to a plugin instance: what it asks, where its outcome goes, and whether it has one yet. */
-export class Call {
+export class Call implements Voiced {
   /** The id it was last sent with (0: not sent yet). */
   id = 0;
   settled = false;
   /** Clears the call's time limit and signal listener once it settled, when it had either. */
   disarm: (() => void) | undefined = undefined;
+  /** Where its progress reports and logs go (an execute with the plugin context). */
+  voice: CallVoice | undefined = undefined;
+  /** The JSON text of the structured result it attached, until its answer comes. */
+  structured: string | undefined = undefined;
 
   constructor(
     readonly op: Op,
@@ -28,6 +33,8 @@ export class Call {
     readonly tool?: string,
     readonly first?: string,
     readonly second?: string,
+    /** The caller's metadata of an execute with the plugin context. */
+    readonly third?: string,
   ) {}
 }
 
@@ -99,7 +106,7 @@ export class CallTable {
     this.#nextId = id >= MAX_ID ? 1 : id + 1;
     call.id = id;
     this.#sent.push(id, call);
-    return requestText(id, call.op, call.first, call.second);
+    return requestText(id, call.op, call.first, call.second, call.third);
   }
 
   /** The oldest call sent and not answered (the one the instance is serving), or undefined. */
@@ -119,9 +126,16 @@ export class CallTable {
 
   /**
    * Settles the call an answer frame is for; true when it did. An answer to a call already settled (stopped
-   * early) is dropped.
+   * early) is dropped. A frame the running call sent through its plugin context (progress, a log, a structured
+   * result) goes to that call, which it does not settle.
    */
   answer(id: number, status: number, buf: Buffer, start: number, end: number): boolean {
+    if (status >= Status.progress) {
+      const running = this.#sent.head();
+      if (running !== undefined && running.id === id && !running.settled)
+        hearVoice(running, status, buf, start, end);
+      return false;
+    }
     const call = this.#sent.take(id);
     if (call === undefined || call.settled) return false;
     let value: unknown;
@@ -139,6 +153,12 @@ export class CallTable {
     switch (call.op) {
       case Op.execute:
         return decodeExecute(this.#site, call.tool as string, status, buf, start, end);
+      case Op.executeWithContext: {
+        const answer: PluginAnswer = decodeExecute(this.#site, call.tool as string, status, buf, start, end);
+        return call.structured === undefined
+          ? answer
+          : withStructured(this.#site, call.tool as string, answer, call.structured);
+      }
       case Op.listTools:
         return decodeToolList(this.#site, status, buf, start, end);
       default:

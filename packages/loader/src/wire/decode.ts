@@ -8,7 +8,7 @@ import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { loadRefusal } from '../guard.js';
 import type { PluginAnswer, PluginTool } from '../types.js';
 import { parseAnswer, parseToolList } from '../validate.js';
-import { Op, Status } from './frames.js';
+import { Feature, Op, Status } from './frames.js';
 
 /** Where an answer came from, as messages name it. */
 export interface AnswerSite {
@@ -21,6 +21,8 @@ export interface AnswerSite {
 export interface Ready {
   readonly name: string;
   readonly apiVersion: number;
+  /** The plugin defines the plugin context's entry point (and the instance knows how to call it). */
+  readonly context: boolean;
 }
 
 function failure(site: AnswerSite, buf: Buffer, start: number, end: number, tool?: string): PluginError {
@@ -64,6 +66,37 @@ export function decodeExecute(
   throw unexpected(site, status, buf, start, end, tool);
 }
 
+/** An answer with the structured result its call attached (JSON text of an object), or a BAD_ANSWER error. */
+export function withStructured(
+  site: AnswerSite,
+  tool: string,
+  answer: PluginAnswer,
+  json: string,
+): PluginAnswer {
+  let structured: unknown;
+  try {
+    structured = JSON.parse(json);
+  } catch (error) {
+    throw badStructured(site, tool, `is not JSON (${(error as Error).message})`);
+  }
+  if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) {
+    throw badStructured(
+      site,
+      tool,
+      `is not a JSON object (${Array.isArray(structured) ? 'an array' : String(structured)})`,
+    );
+  }
+  return { ...answer, structured: structured as Record<string, unknown> };
+}
+
+function badStructured(site: AnswerSite, tool: string, why: string): PluginError {
+  return new PluginError(
+    HOST_ERROR_CODES.badAnswer,
+    `${describePlugin(site.path, site.plugin)}: the structured result of tool "${tool}" ${why}`,
+    { path: site.path, plugin: site.plugin, tool },
+  );
+}
+
 /** The tools of a list_tools answer, validated. */
 export function decodeToolList(
   site: AnswerSite,
@@ -100,7 +133,15 @@ export function decodeCode(
 /** The first frame (id 0): the plugin loaded, or why it was refused (worded by the call guard). */
 export function decodeReady(path: string, status: number, buf: Buffer, start: number, end: number): Ready {
   if (status === Status.ready && end - start >= 4) {
-    return { apiVersion: buf.readInt32LE(start), name: buf.toString('utf8', start + 4, end) };
+    // The name, then (from instances that know the plugin context) NUL and a u32 of feature bits.
+    const nul = buf.indexOf(0, start + 4);
+    const nameEnd = nul >= 0 && nul < end ? nul : end;
+    const features = nameEnd + 5 <= end ? buf.readUInt32LE(nameEnd + 1) : 0;
+    return {
+      apiVersion: buf.readInt32LE(start),
+      name: buf.toString('utf8', start + 4, nameEnd),
+      context: (features & Feature.context) !== 0,
+    };
   }
   if (status === Status.failed && end - start >= 4) {
     throw loadRefusal(failure({ path, plugin: undefined }, buf, start, end), path);
@@ -158,6 +199,7 @@ export function opName(op: Op): string {
     case Op.listTools:
       return 'list_tools';
     case Op.execute:
+    case Op.executeWithContext:
       return 'execute';
     case Op.configure:
       return 'configure';

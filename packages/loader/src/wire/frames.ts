@@ -9,6 +9,7 @@
 export const Op = {
   listTools: 'L',
   execute: 'E',
+  executeWithContext: 'F',
   configure: 'C',
   setWorkingDir: 'W',
   close: 'X',
@@ -23,7 +24,13 @@ export const Status = {
   ready: 3,
   failed: 4,
   plain: 5,
+  progress: 6,
+  log: 7,
+  structured: 8,
 } as const;
+
+/** Bits of the features a ready frame may carry after the plugin's name (`wire.h`). */
+export const Feature = { context: 1 } as const;
 
 /** Ends a burst of lone calls: the instance looks for the next request for a moment before it sleeps. */
 export const SPIN_HINT = 'S0\0';
@@ -31,10 +38,18 @@ export const SPIN_HINT = 'S0\0';
 const HEADER = 9;
 
 /** The request text of one call: its head and its parts, each NUL-ended. */
-export function requestText(id: number, op: Op, first?: string, second?: string): string {
+export function requestText(id: number, op: Op, first?: string, second?: string, third?: string): string {
   if (first === undefined) return `${op}${id}\0`;
   if (second === undefined) return `${op}${id}\0${first}\0`;
-  return `${op}${id}\0${first}\0${second}\0`;
+  if (third === undefined) return `${op}${id}\0${first}\0${second}\0`;
+  return `${op}${id}\0${first}\0${second}\0${third}\0`;
+}
+
+/** A cancellation on the host's cancel pipe: the call's id, a little-endian u32 (`wire.h`). */
+export function cancelFrame(id: number): Buffer {
+  const frame = Buffer.allocUnsafe(4);
+  frame.writeUInt32LE(id, 0);
+  return frame;
 }
 
 /** One answer frame; its payload is `buf[start, end)`, to be read before the handler returns. */

@@ -1,0 +1,156 @@
+// A plugin built with the plugin context loads in the loader as it was before the context existed, and runs
+// there as a plain API-1 plugin. That loader is built by this test from git: the native host and the
+// TypeScript of PREVIOUS_LOADER (main just before the plugin context), compiled into a temporary folder.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadPlugin } from '../src/index.js';
+import { fixture } from './support/fixtures.js';
+import { LOADER_ROOT, REPO_ROOT } from './support/serve-helpers.js';
+
+/** The last commit of main before the plugin context (no i_mcp_context.h, no `F` request, no cancel pipe). */
+const PREVIOUS_LOADER = '08f364441e9724f4a3a11e7462552819e5a26634';
+const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');
+
+let root: string;
+let previous: { host: string; dist: string; pkg: string };
+
+function exec(cmd: string, args: string[], cwd = root): string {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Extracts the previous loader's sources from git and builds its host and its JavaScript. */
+function buildPrevious(): { host: string; dist: string; pkg: string } {
+  const parts = [
+    'packages/loader/native',
+    'packages/loader/src',
+    'packages/abi-headers/include',
+    'packages/abi-headers/native',
+  ];
+  const tar = join(root, 'previous.tar');
+  exec('git', ['-C', REPO_ROOT, 'archive', '-o', tar, PREVIOUS_LOADER, ...parts]);
+  exec('tar', ['-xf', tar]);
+  const native = join(root, 'packages/loader/native');
+  const sources = ['host', 'wire'].flatMap((dir) =>
+    readdirSync(join(native, dir))
+      .filter((f) => f.endsWith('.c'))
+      .map((f) => join(native, dir, f)),
+  );
+  const host = join(root, 'entropic_plugin_host');
+  exec('gcc', [
+    '-std=gnu11',
+    '-O2',
+    '-pthread',
+    `-I${join(root, 'packages/abi-headers/include')}`,
+    `-I${join(root, 'packages/abi-headers/native')}`,
+    `-I${join(native, 'wire')}`,
+    ...sources,
+    '-ldl',
+    '-lpthread',
+    '-o',
+    host,
+  ]);
+  // Emitted inside this package, so its imports resolve to the workspace's packages as the real one's did,
+  // into a package folder of its own (its code reads its package.json from there).
+  const pkg = join(LOADER_ROOT, 'test', `.previous-loader-${process.pid}`);
+  const dist = join(pkg, 'dist');
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), '{ "type": "module", "version": "0.0.0-previous" }\n');
+  const src = join(root, 'packages/loader/src');
+  writeFileSync(join(root, 'packages/loader/package.json'), '{ "type": "module" }\n'); // ES modules, as the package
+  const files = readdirSync(src, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => join(src, f));
+  const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
+  exec(
+    tsc,
+    [
+      '--ignoreConfig',
+      '--noCheck',
+      '--types',
+      'node',
+      '--target',
+      'ES2022',
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--rootDir',
+      src,
+      '--outDir',
+      dist,
+      '--skipLibCheck',
+      ...files,
+    ],
+    LOADER_ROOT,
+  );
+  return { host, dist, pkg };
+}
+
+beforeAll(() => {
+  root = mkdtempSync(join('/tmp', 'previous-loader-'));
+  previous = buildPrevious();
+}, 180_000);
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  if (previous) rmSync(previous.pkg, { recursive: true, force: true });
+});
+
+describe('a plugin with the plugin context in the loader from before it', () => {
+  it('that loader has no plugin context to offer: its host never looks for the optional entry point', () => {
+    const strings = exec('strings', [previous.host]);
+    expect(strings).toContain('entropic_mcp_server_execute');
+    expect(strings).not.toContain('entropic_mcp_server_execute_with_context');
+  });
+
+  it('loads and counts as a plain API-1 plugin there, in silence', async () => {
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+      loadPlugin: typeof loadPlugin;
+    };
+    const plugin = await loadPrevious(SLOW, { hostPath: previous.host });
+    try {
+      expect(plugin.name).toBe('slow');
+      expect(plugin.apiVersion).toBe(1);
+      expect(plugin.tools.map((t) => t.name)).toEqual(['count']);
+      expect(await plugin.execute('count', { to: 3, delay_ms: 1 })).toEqual({ result: '3', directives: [] });
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it("today's loader on that host runs it without a context too; on its own host, with one", async () => {
+    const old = await loadPlugin(SLOW, { hostPath: previous.host });
+    const now = await loadPlugin(SLOW);
+    try {
+      expect(old.usesContext).toBe(false);
+      expect(now.usesContext).toBe(true);
+      let reports = 0;
+      const voice = { progress: () => void reports++ };
+      expect((await old.execute('count', { to: 2, delay_ms: 1 }, { voice })).structured).toBeUndefined();
+      expect(reports).toBe(0);
+      expect((await now.execute('count', { to: 2, delay_ms: 1 }, { voice })).structured).toEqual({
+        count: 2,
+        cancelled: false,
+      });
+      expect(reports).toBe(2);
+    } finally {
+      await old.close();
+      await now.close();
+    }
+  });
+
+  it("and a plain plugin of today's examples still loads there", async () => {
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+      loadPlugin: typeof loadPlugin;
+    };
+    const plugin = await loadPrevious(fixture('crashy'), { hostPath: previous.host });
+    try {
+      expect((await plugin.execute('echo', { n: 1 })).result).toBe('{"n":1}');
+    } finally {
+      await plugin.close();
+    }
+  });
+});

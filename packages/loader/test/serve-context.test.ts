@@ -1,0 +1,195 @@
+// `entropic-mcp serve` with the slow example (a plugin with the plugin context), driven by the official clients:
+// SDK v1 (2025-11-25) and v2 in both eras get one progress notification per step of slow.count, its log message
+// when their log level lets it through, and its structured result; a cancel midway ends the call early and the
+// plugin host is the same process before and after. The same in-process.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from './support/fixtures.js';
+import {
+  childPids,
+  connectHttp,
+  type HttpServer,
+  newClient,
+  REPO_ROOT,
+  startHttp,
+  tempDir,
+  textOf,
+} from './support/serve-helpers.js';
+
+const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');
+const MODERN = '2026-07-28';
+
+type Progress = { progress: number; total?: number; message?: string };
+interface AnyClient {
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    schema?: unknown,
+    options?: { onprogress?: (p: Progress) => void; signal?: AbortSignal; timeout?: number },
+  ): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+async function v2(url: string, era: 'legacy' | 'modern'): Promise<AnyClient> {
+  const versionNegotiation = era === 'modern' ? { mode: { pin: MODERN } } : { mode: 'legacy' as const };
+  const client = new ClientV2({ name: `serve-context-${era}`, version: '1.0.0' }, { versionNegotiation });
+  await client.connect(new HttpV2(new URL(url)));
+  // v2's callTool takes (params, options); v1's (params, resultSchema, options).
+  return {
+    callTool: (params, _schema, options) => client.callTool(params, options),
+    close: () => client.close(),
+  };
+}
+
+const CLIENTS: [string, (url: string) => Promise<AnyClient>][] = [
+  ['SDK v1, 2025-11-25', async (url) => (await connectHttp(url)) as unknown as AnyClient],
+  ['SDK v2, 2025-11-25', (url) => v2(url, 'legacy')],
+  ['SDK v2, 2026-07-28', (url) => v2(url, 'modern')],
+];
+
+/** The plugin host processes serving `server` (isolated mode): children of the serve process. */
+function hosts(server: HttpServer): number[] {
+  return childPids(server.child.pid as number);
+}
+
+for (const isolation of ['process', 'none'] as const) {
+  describe(`serve --isolation ${isolation}: slow.count through the plugin context`, () => {
+    let server: HttpServer;
+    beforeAll(async () => {
+      server = await startHttp(['--plugin', SLOW, '--isolation', isolation]);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    for (const [name, connect] of CLIENTS) {
+      it(`${name}: one progress notification per step, then the count and its structured result`, async () => {
+        const client = await connect(server.url);
+        try {
+          const seen: Progress[] = [];
+          const result = await client.callTool(
+            { name: 'slow.count', arguments: { to: 5, delay_ms: 40 } },
+            undefined,
+            { onprogress: (p) => seen.push(p) },
+          );
+          expect(textOf(result)).toBe('5');
+          expect((result as { structuredContent?: unknown }).structuredContent).toEqual({
+            count: 5,
+            cancelled: false,
+          });
+          expect(seen).toEqual(
+            [1, 2, 3, 4, 5].map((i) => ({ progress: i, total: 5, message: `counted ${i} of 5` })),
+          );
+        } finally {
+          await client.close();
+        }
+      });
+
+      it(`${name}: a cancel midway ends the call early; the plugin host is the same process`, async () => {
+        const client = await connect(server.url);
+        try {
+          const before = hosts(server);
+          const controller = new AbortController();
+          const steps: number[] = [];
+          let cancelledAt = 0;
+          // 50 steps of 200 ms: left alone it would take 10 s.
+          const call = client.callTool(
+            { name: 'slow.count', arguments: { to: 50, delay_ms: 200 } },
+            undefined,
+            {
+              signal: controller.signal,
+              onprogress: (p) => {
+                steps.push(p.progress);
+                if (p.progress === 2) {
+                  cancelledAt = Date.now();
+                  controller.abort();
+                }
+              },
+            },
+          );
+          await expect(call).rejects.toThrow();
+          // The next call is served once the cancelled one has returned: within one 200 ms step (and the 10 ms the
+          // plugin takes to notice), far from the 9.6 s it had left. Generous for a loaded machine.
+          const next = await client.callTool({ name: 'slow.count', arguments: { to: 1, delay_ms: 0 } });
+          const ended = Date.now() - cancelledAt;
+          expect(textOf(next)).toBe('1');
+          expect(ended).toBeLessThan(5_000);
+          expect(steps.length).toBeLessThan(25);
+          if (isolation === 'process') {
+            expect(before).toHaveLength(1);
+            expect(hosts(server)).toEqual(before);
+          }
+        } finally {
+          await client.close();
+        }
+      }, 30_000);
+    }
+
+    it('logs reach a client whose level lets them through, not one whose level is above them', async () => {
+      const client = await connectHttp(server.url);
+      const logs: unknown[] = [];
+      client.setNotificationHandler(
+        (await import('@modelcontextprotocol/sdk/types.js')).LoggingMessageNotificationSchema,
+        (n) => {
+          logs.push(n.params);
+        },
+      );
+      try {
+        await client.setLoggingLevel('info');
+        await client.callTool({ name: 'slow.count', arguments: { to: 1, delay_ms: 30 } });
+        expect(logs).toContainEqual({
+          level: 'info',
+          logger: 'slow',
+          data: { counting_to: 1, delay_ms: 30 },
+        });
+        logs.length = 0;
+        await client.setLoggingLevel('error');
+        await client.callTool({ name: 'slow.count', arguments: { to: 1, delay_ms: 30 } });
+        expect(logs).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+}
+
+describe('serve: the caller as a plugin with the plugin context reads it', () => {
+  let server: HttpServer;
+  beforeAll(async () => {
+    const dir = tempDir('serve-context-auth');
+    const tokens = join(dir, 'tokens');
+    writeFileSync(tokens, 'secret-token-0123456789 files:read files:write\n');
+    server = await startHttp([
+      '--plugin',
+      fixture('voice'),
+      '--auth-token-file',
+      tokens,
+      '--context-header',
+      'X-Tenant',
+    ]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('scopes, protocol revision, request id, and only the headers the operator allowed', async () => {
+    const client = newClient();
+    const headers = {
+      Authorization: 'Bearer secret-token-0123456789',
+      'X-Tenant': 'acme',
+      'X-Other': 'hidden',
+    };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }),
+    );
+    try {
+      const text = textOf(await client.callTool({ name: 'voice.whoami', arguments: {} }));
+      // subject | scopes | protocol | request id | x-tenant | authorization (not allowed: never seen)
+      expect(text).toMatch(/^\(null\)\|files:read files:write\|2025-11-25\|\d+\|acme\|\(null\)$/);
+    } finally {
+      await client.close();
+    }
+  });
+});
