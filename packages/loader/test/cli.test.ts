@@ -150,8 +150,9 @@ describe('entropic-mcp help and version', () => {
   it.each([
     ['call', ['--no-validate', '--timeout MS', '--isolation MODE', 'inputSchema', 'Exit status']],
     ['inspect', ['--instances N', '--json', '--isolation MODE', 'Exit status']],
-    ['serve', ['--config FILE', '--http [HOST:]PORT', '--keep-going']],
-    ['new-plugin', ['--dir DIR', 'Makefile']],
+    ['serve', ['--config FILE', '--http [HOST:]PORT', '--keep-going', '--context-header NAME']],
+    ['new-plugin', ['--dir DIR', 'Makefile', '--plain']],
+    ['verify-plugin', ['--json', 'ABI lock', 'Exit status']],
   ])('%s --help explains every option', (command, expected) => {
     const r = run(command, '--help');
     expect(r.status).toBe(0);

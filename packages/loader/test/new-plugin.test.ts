@@ -25,7 +25,7 @@ describe('entropic-mcp new-plugin', () => {
     const work = tempDir('new-plugin');
     const created = sh('entropic-mcp new-plugin hello', work);
     expect(created).toContain(join(work, 'hello'));
-    for (const file of ['src/plugin.c', 'Makefile', 'README.md', '.gitignore']) {
+    for (const file of ['src/plugin.c', 'src/answers.h', 'Makefile', 'README.md', '.gitignore']) {
       expect(existsSync(join(work, 'hello', file)), file).toBe(true);
     }
     expect(readFileSync(join(work, 'hello', 'Makefile'), 'utf8')).toContain(
@@ -47,15 +47,42 @@ describe('entropic-mcp new-plugin', () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['hello.hello']);
-      expect(tools[0]?.description).toBe('Greets someone by name.');
+      expect(tools.map((t) => t.name)).toEqual(['hello.countdown', 'hello.hello']);
+      expect(tools.find((t) => t.name === 'hello.hello')?.description).toBe('Greets someone by name.');
       const hi = await client.callTool({ name: 'hello.hello', arguments: { name: 'Ada "the first"' } });
       expect(hi.isError).toBeFalsy();
       expect(textOf(hi)).toBe('Hello, Ada "the first"!');
       expect(hi._meta?.['io.entropic/directives']).toEqual([]);
+      const steps: number[] = [];
+      const down = await client.callTool({ name: 'hello.countdown', arguments: { from: 3 } }, undefined, {
+        onprogress: (p) => steps.push(p.progress),
+      });
+      expect(textOf(down)).toBe('Lift-off at 0');
+      // The scaffold speaks through the plugin context: progress reaches the client (the SDK v1 client may
+      // drop the last update when it arrives with the answer).
+      expect(steps.length).toBeGreaterThanOrEqual(2);
+      expect(steps).toEqual([1, 2, 3].slice(0, steps.length));
     } finally {
       await client.close();
     }
+  });
+
+  it('--plain scaffolds the API-1 form alone: no plugin context, the same hello', () => {
+    const work = tempDir('new-plugin-plain');
+    sh('entropic-mcp new-plugin flat --plain && make -s -C flat', work);
+    const source = readFileSync(join(work, 'flat', 'src', 'plugin.c'), 'utf8');
+    expect(source).not.toContain('i_mcp_context.h');
+    expect(existsSync(join(work, 'flat', 'src', 'plugin.plain.c'))).toBe(false);
+    const lib = join(work, 'flat', 'build', 'libflat.so');
+    expect(sh(`entropic-mcp verify-plugin ${lib}`, work)).toContain(
+      '• plugin context: no (a plain API-1 plugin)',
+    );
+    expect(sh(`entropic-mcp call ${lib} hello '{"name":"Bo"}'`, work)).toContain('"result": "Hello, Bo!"');
+    const scaffolded = join(work, 'ctx');
+    sh('entropic-mcp new-plugin ctx && make -s -C ctx', work);
+    expect(sh(`entropic-mcp verify-plugin ${join(scaffolded, 'build', 'libctx.so')}`, work)).toContain(
+      '• plugin context: yes (entropic_mcp_server_execute_with_context)',
+    );
   });
 
   it('builds against the include dir found at scaffold time when entropic-abi is not on PATH', () => {

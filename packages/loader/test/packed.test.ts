@@ -123,7 +123,7 @@ async function serveAndCall(isolation: string): Promise<{ text: string; stderr: 
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['packed.hello']);
+    expect(tools.map((t) => t.name)).toEqual(['packed.countdown', 'packed.hello']);
     const result = await client.callTool({ name: 'packed.hello', arguments: { name: isolation } });
     return { text: textOf(result), stderr };
   } finally {
@@ -196,7 +196,7 @@ describe('installed with --ignore-scripts', () => {
     async (isolation, banner) => {
       const { text, stderr } = await serveAndCall(isolation);
       expect(text).toBe(`Hello, ${isolation}!`);
-      expect(stderr).toMatch(new RegExp(`packed\\s+1 tools?\\s+${banner}`));
+      expect(stderr).toMatch(new RegExp(`packed\\s+2 tools\\s+${banner}`));
     },
     5 * MINUTES,
   );

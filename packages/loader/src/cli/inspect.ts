@@ -14,8 +14,9 @@ validated), prints what it found, and closes it. A plugin that fails to load is 
   --isolation MODE   process (default: the plugin runs in its own host process) or none (in-process, in a
                      child Node process so a crash is still reported)
   --instances N      start N instances (1 to 256, default 1), as \`serve --instances\` would
-  --json             print name, path, API version, isolation, instances and the full tool list (with
-                     each inputSchema) as JSON instead of the table
+  --json             print name, path, API version, isolation, instances, whether it uses the plugin
+                     context (usesContext) and the full tool list (with each inputSchema) as JSON instead of
+                     the table
   -h, --help         this text
 
 Exit status: 0 loaded, 1 the plugin failed to load, 2 a usage error.
@@ -30,6 +31,7 @@ function table(plugin: Plugin): string {
     `api         ${plugin.apiVersion}`,
     `isolation   ${plugin.isolation}`,
     `instances   ${plugin.instances}`,
+    `context     ${plugin.usesContext ? 'yes (entropic_mcp_server_execute_with_context: progress, cancellation, logs, structured results, the caller)' : 'no (a plain API-1 plugin)'}`,
     `tools       ${plugin.tools.length}`,
   ];
   if (plugin.tools.length > 0) {
@@ -83,10 +85,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     const plugin = await loadPlugin(path, { isolation, instances: instancesOf(values.instances) });
     try {
-      const { name, apiVersion, instances, tools } = plugin;
+      const { name, apiVersion, instances, tools, usesContext } = plugin;
       process.stdout.write(
         values.json
-          ? `${JSON.stringify({ name, path, apiVersion, isolation, instances, tools }, null, 2)}\n`
+          ? `${JSON.stringify({ name, path, apiVersion, isolation, instances, usesContext, tools }, null, 2)}\n`
           : table(plugin),
       );
     } finally {

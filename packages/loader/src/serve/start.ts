@@ -71,6 +71,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   for (const file of args.toolsModules) out.push('--tools-module', file);
   if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
+  for (const header of args.contextHeaders) out.push('--context-header', header);
   return out;
 }
 
@@ -155,7 +156,10 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     markEnded = resolve;
   });
   try {
-    const mountOptions = options.onDirectives === undefined ? {} : { onDirectives: options.onDirectives };
+    const mountOptions = {
+      ...(options.onDirectives === undefined ? {} : { onDirectives: options.onDirectives }),
+      ...(plan.contextHeaders.length === 0 ? {} : { contextHeaders: plan.contextHeaders }),
+    };
     const clashes = findCollisions(plugins);
     if (clashes.length > 0) {
       throw new ToolCollisionError(`refusing to serve clashing names:\n  ${clashes.join('\n  ')}`);

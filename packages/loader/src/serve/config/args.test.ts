@@ -11,6 +11,7 @@ describe('parseServeArgs', () => {
       keepGoing: false,
       help: false,
       limits: {},
+      contextHeaders: [],
     });
   });
 
@@ -34,6 +35,8 @@ describe('parseServeArgs', () => {
       '--instances',
       '4',
       '--keep-going',
+      '--context-header',
+      'X-Tenant',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -47,6 +50,7 @@ describe('parseServeArgs', () => {
       keepGoing: true,
       help: false,
       limits: {},
+      contextHeaders: ['x-tenant'],
     });
   });
 

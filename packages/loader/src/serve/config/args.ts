@@ -52,6 +52,8 @@ export interface ServeArgs {
   readonly logFormat?: 'text' | 'json';
   /** `--max-sessions-per-client`, `--max-streams-per-client`, `--max-connections-per-client`, `--trusted-proxy`. */
   readonly limits: ClientLimitsConfig;
+  /** `--context-header NAME`: request headers a plugin with the plugin context may read. */
+  readonly contextHeaders: readonly string[];
 }
 
 /** A bad command line; the message says which option and why. */
@@ -70,7 +72,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
-                          [--sse-keep-alive MS]
+                          [--sse-keep-alive MS] [--context-header NAME]...
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -86,6 +88,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
                       (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)
+  --context-header NAME  a request header that plugins with the plugin context may read (repeatable;
+                      none by default)
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
   --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
@@ -165,6 +169,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     keepGoing: values['keep-going'] ?? false,
     help: values.help ?? false,
     limits: parseLimits(values),
+    contextHeaders: (values['context-header'] ?? []).map((h) => h.toLowerCase()),
   };
   if (Object.keys(args.limits).length > 0 && args.transport.kind !== 'http')
     throw new UsageError('--max-*-per-client and --trusted-proxy need --http');
@@ -278,6 +283,7 @@ function parse(argv: readonly string[]) {
       'tools-module': { type: 'string', multiple: true },
       instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
+      'context-header': { type: 'string', multiple: true },
       'auth-jwks': { type: 'string' },
       'auth-issuer': { type: 'string' },
       'auth-audience': { type: 'string' },

@@ -12,6 +12,8 @@ export interface ServePlan {
   /** JavaScript tools modules to register beside the plugins (absolute paths). */
   readonly toolsModules: readonly string[];
   readonly keepGoing: boolean;
+  /** Request headers plugins with the plugin context may read (lower case). */
+  readonly contextHeaders: readonly string[];
   /** Redis URL (`--redis`, else `mcp.redis`). */
   readonly redis?: string;
   /** Deadline of every wait on Redis (`--redis-timeout`, else `mcp.redis_timeout_ms`). */
@@ -53,6 +55,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     transport: args.transport,
     toolsModules: args.toolsModules,
     keepGoing: args.keepGoing,
+    contextHeaders: args.contextHeaders,
     workers: args.workers ?? 1,
     limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),
