@@ -2,19 +2,18 @@
 // pattern: the TS echo, SDK v2 and both plugin modes of each build, several server processes per target (on a
 // shared VM one process of a build can run a third faster or slower than another of the same build, for as
 // long as it lives), every round visiting every process in a new random order, medians of all the runs. Prints
-// calls/s with the ratios to the TS echo and to SDK v2, server CPU per call (+ its plugin host's), and how
-// often the server and its host were put on a CPU per call and how long they waited for one.
+// calls/s with the ratios to the TS echo and to SDK v2, the median latency, server CPU per call (+ its plugin
+// host's), and how often the server and its host were put on a CPU per call and how long they waited for one.
 //
 // usage: node bench/src/compare.mjs [--before PATH] [--client each|batch] [--inflight N] [--procs N]
 //                                   [--rounds N] [--calls N]
 // --before: a built packages/loader of another checkout (its dist/, build/Release/ and node_modules/); without
 // it only this checkout's targets run.
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { measure } from './measure.mjs';
 import { schedTreeOf } from './proc.mjs';
 import { CLIENTS, StdioPeer } from './stdio-client.mjs';
-import { rootDir, stdioTargets } from './targets.mjs';
+import { fromBuild, stdioTargets } from './targets.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,27 +31,6 @@ const [inflight, procs, rounds, calls] = ['inflight', 'procs', 'rounds', 'calls'
   if (!Number.isInteger(n) || n < 1) throw new Error(`--${k} expects a positive integer, got ${values[k]}`);
   return n;
 });
-
-/** A plugin target served by the loader at `dir` (a packages/loader directory) instead of this checkout's. */
-function fromBuild(target, dir) {
-  const release = `${dir}/build/Release`;
-  for (const file of [
-    'dist/cli.js',
-    'build/Release/entropic_plugin_host',
-    'build/Release/entropic_loader.node',
-  ])
-    if (!existsSync(`${dir}/${file}`)) throw new Error(`--before ${dir} has no ${file}`);
-  const ours = `${rootDir}packages/loader/dist/cli.js`;
-  return {
-    ...target,
-    name: `${target.name} (before)`,
-    args: target.args.map((arg) => (arg === ours ? `${dir}/dist/cli.js` : arg)),
-    env: {
-      ENTROPIC_PLUGIN_HOST: `${release}/entropic_plugin_host`,
-      ENTROPIC_LOADER_ADDON: `${release}/entropic_loader.node`,
-    },
-  };
-}
 
 const wanted = ['entropic', 'sdk-v2', 'plugin-isolated', 'plugin-inprocess'];
 const targets = stdioTargets().filter((t) => wanted.includes(t.name));
@@ -113,6 +91,7 @@ const rows = targets.map((target) => {
   return {
     name: target.name,
     perSecond: of('perSecond'),
+    p50us: of('p50us'),
     cpu: of('serverCpuPerCallUs'),
     hostCpu: of('hostCpuPerCallUs'),
     slices: of('slices'),
@@ -135,7 +114,7 @@ for (const r of rows) {
   const hostWait = r.name.includes('isolated') ? ` (+${r.hostWaitUs.toFixed(2)} host)` : '';
   console.log(
     `${r.name.padEnd(26)} ${int(r.perSecond).padStart(9)}/s  ${(r.perSecond / ts.perSecond).toFixed(2)}× TS echo  ` +
-      `${(r.perSecond / v2.perSecond).toFixed(2)}× SDK v2  CPU ${r.cpu.toFixed(2)}${host} µs/call  ` +
+      `${(r.perSecond / v2.perSecond).toFixed(2)}× SDK v2  p50 ${int(r.p50us)} µs  CPU ${r.cpu.toFixed(2)}${host} µs/call  ` +
       `on a CPU ${r.slices.toFixed(3)}${hostSched}/call  waited ${r.waitUs.toFixed(2)}${hostWait} µs/call  ` +
       `processes ${r.processes.map(int).join(' / ')}`,
   );

@@ -2,7 +2,7 @@
 // write them to bench/results/latest.md and latest.json. `--quick` is a seconds-long smoke run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkGoals } from './goals.mjs';
 import { renderMarkdown } from './report.mjs';
@@ -68,7 +68,11 @@ function options() {
         ? [100_000, 250_000, 500_000, 750_000, 1_000_000]
         : [100_000, 200_000, 300_000],
     baseline: values.baseline,
-    out: values.out ?? `${benchDir}results/${quick ? 'quick' : 'latest'}`,
+    // `pnpm bench` runs this in bench/: a relative --out is read from where pnpm was started (INIT_CWD).
+    out:
+      values.out === undefined
+        ? `${benchDir}results/${quick ? 'quick' : 'latest'}`
+        : resolve(process.env.INIT_CWD ?? process.cwd(), values.out),
   };
 }
 

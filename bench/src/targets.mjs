@@ -43,6 +43,30 @@ function pluginTarget(name, label, isolation) {
   };
 }
 
+/**
+ * A plugin target served by another build of the loader at `dir` (a built packages/loader directory: dist/,
+ * build/Release/, node_modules/) instead of this checkout's; named "<name> (before)".
+ */
+export function fromBuild(target, dir) {
+  const release = `${dir}/build/Release`;
+  for (const file of [
+    'dist/cli.js',
+    'build/Release/entropic_plugin_host',
+    'build/Release/entropic_loader.node',
+  ])
+    if (!existsSync(`${dir}/${file}`))
+      throw new Error(`${dir} is not a built packages/loader: it has no ${file}`);
+  return {
+    ...target,
+    name: `${target.name} (before)`,
+    args: target.args.map((arg) => (arg === loaderCli ? `${dir}/dist/cli.js` : arg)),
+    env: {
+      ENTROPIC_PLUGIN_HOST: `${release}/entropic_plugin_host`,
+      ENTROPIC_LOADER_ADDON: `${release}/entropic_loader.node`,
+    },
+  };
+}
+
 /** Baselines every ratio is taken against. */
 export const BASELINES = { sdkV1: 'sdk-v1', sdkV2: 'sdk-v2', ceiling: 'bare' };
 

@@ -28,7 +28,7 @@ it('prints every target of both builds with its ratios, CPU and scheduling per c
     'plugin-inprocess (before)',
   ]);
   for (const line of lines.slice(1)) {
-    expect(line).toMatch(/[\d,]+\/s {2}[\d.]+× TS echo {2}[\d.]+× SDK v2 {2}CPU [\d.]+/);
+    expect(line).toMatch(/[\d,]+\/s {2}[\d.]+× TS echo {2}[\d.]+× SDK v2 {2}p50 [\d,]+ µs {2}CPU [\d.]+/);
     expect(line).toMatch(/on a CPU [\d.]+.*waited [\d.]+/);
   }
   expect(lines[2]).toMatch(/CPU [\d.]+ \(\+[\d.]+ host\) µs\/call/); // the isolated host's CPU beside the server's
@@ -37,5 +37,5 @@ it('prints every target of both builds with its ratios, CPU and scheduling per c
 it('refuses a --before that is not a built loader, naming what is missing', async () => {
   await expect(
     promisify(execFile)(process.execPath, [script, '--before', '/nonexistent', '--rounds', '1']),
-  ).rejects.toThrow(/--before \/nonexistent has no dist\/cli\.js/);
+  ).rejects.toThrow(/\/nonexistent is not a built packages\/loader: it has no dist\/cli\.js/);
 });
