@@ -43,7 +43,9 @@ export async function startChaosCluster(extraArgs: readonly string[] = []): Prom
   const tokens: Tokens = { load: token(), second: token(), abandon: token() };
   const tokenFile = join(root, 'tokens');
   writeFileSync(tokenFile, `${Object.values(tokens).join('\n')}\n`);
-  const args = ['--auth-token-file', tokenFile, '--tools-module', CHAOS_TOOLS, '--root', root, ...extraArgs];
+  const args = ['--auth-token-file', tokenFile, '--tools-module', CHAOS_TOOLS, '--root', root];
+  // Keep-alive comments every second: abandoned streams are found within seconds, not the default 15 s.
+  args.push('--sse-keep-alive', '1000', ...extraArgs);
   const scale = await startScaleCluster(3, { args });
   const proxy = await startCutProxy(scale.proxy.port);
   const redis = new Redis(scale.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 });

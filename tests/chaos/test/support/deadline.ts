@@ -3,10 +3,12 @@
  * groups alike errors), or nothing (hung; the request is then aborted so the client lets go of it).
  */
 
-export type Settled<T> =
+/** How a request ended, and after how long (ms). */
+export type Settled<T> = (
   | { readonly kind: 'value'; readonly value: T }
   | { readonly kind: 'error'; readonly note: string; readonly code?: number }
-  | { readonly kind: 'hung' };
+  | { readonly kind: 'hung' }
+) & { readonly ms: number };
 
 /**
  * Run `work` until it settles or `deadlineMs` passes. `broken`, polled meanwhile, may name a reason
@@ -19,22 +21,26 @@ export async function withDeadline<T>(
   broken?: () => string | undefined,
 ): Promise<Settled<T>> {
   const abort = new AbortController();
+  const started = Date.now();
+  const ms = (): number => Date.now() - started;
   let timer: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
   const expired = new Promise<Settled<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'hung' }), deadlineMs);
+    timer = setTimeout(() => resolve({ kind: 'hung', ms: ms() }), deadlineMs);
     if (broken !== undefined)
       poll = setInterval(() => {
         const reason = broken();
-        if (reason !== undefined) resolve({ kind: 'error', note: reason });
+        if (reason !== undefined) resolve({ kind: 'error', note: reason, ms: ms() });
       }, 50);
   });
   const done = work(abort.signal).then(
-    (value): Settled<T> => ({ kind: 'value', value }),
+    (value): Settled<T> => ({ kind: 'value', value, ms: ms() }),
     (error: unknown): Settled<T> => {
       const code = (error as { code?: unknown } | undefined)?.code;
       const note = describeError(error);
-      return typeof code === 'number' ? { kind: 'error', note, code } : { kind: 'error', note };
+      return typeof code === 'number'
+        ? { kind: 'error', note, code, ms: ms() }
+        : { kind: 'error', note, ms: ms() };
     },
   );
   const settled = await Promise.race([done, expired]);

@@ -26,8 +26,8 @@ export class EventLane {
   raised = 0;
   lastCorrectAt = 0;
   readonly #tag = `ev${Date.now().toString(36)}${made++}`;
-  /** Numbers found in Redis's logs (snapshots taken before Redis lost them, and at the end). */
-  readonly #stored = new Set<number>();
+  /** Numbers found in Redis's logs, with their event ids (snapshots before Redis lost them, and at the end). */
+  readonly #stored = new Map<number, string>();
   #client: ChaosClient | undefined;
   #stopped = false;
   #loop: Promise<void> | undefined;
@@ -99,10 +99,12 @@ export class EventLane {
     );
     const key = `${this.#tag}-connect-${this.taps.length}`;
     if (settled.kind !== 'value') {
-      ledger.record(this.name, key, settled.kind === 'hung' ? 'hung' : 'clearError', 'connect failed');
+      const note =
+        settled.kind === 'error' ? `connect: ${settled.note}` : 'connect: no answer within the deadline';
+      ledger.record(this.name, key, settled.kind === 'hung' ? 'hung' : 'clearError', note, settled.ms);
       return undefined;
     }
-    ledger.record(this.name, key, 'correct');
+    ledger.record(this.name, key, 'correct', '', settled.ms);
     const client = settled.value;
     this.taps.push(client.tap);
     if (client.sessionId !== undefined) this.sessions.add(client.sessionId);
@@ -114,7 +116,8 @@ export class EventLane {
 
   /** Note what Redis holds of this lane's events now (call before Redis loses them, and at the end). */
   async snapshot(redis: Redis): Promise<void> {
-    for (const n of await storedNumbers(redis, this.sessions, this.#tag)) this.#stored.add(n);
+    for (const [n, eventId] of await storedNumbers(redis, this.sessions, this.#tag))
+      this.#stored.set(n, eventId);
   }
 
   /**
@@ -135,8 +138,10 @@ export class EventLane {
       const c = counts.get(n) ?? 0;
       if (c > 1) ledger.events.duplicated++;
       else if (c === 1) ledger.events.delivered++;
-      else if (this.#stored.has(n)) ledger.events.lost++;
-      else ledger.events.dropped++;
+      else if (this.#stored.has(n)) {
+        ledger.events.lost++;
+        ledger.trace(`${this.name} lost ${n}, stored as ${this.#stored.get(n)}; ${this.#streams()}`);
+      } else ledger.events.dropped++;
     }
     const lastSeq = new Map<string, number>();
     for (const { eventId, message } of this.taps.flatMap((tap) => tap.seen)) {
@@ -149,23 +154,38 @@ export class EventLane {
     }
     if (late > 0) ledger.fact(`${this.name}: ${late} numbers arrived after a higher one (over 2 s late)`);
   }
+
+  /** The GET streams the client read: by which process, and the first and last event id of each. */
+  #streams(): string {
+    const spans = new Map<string, [string, string]>();
+    for (const { method, eventId } of this.taps.flatMap((tap) => tap.seen)) {
+      if (method !== 'GET' || eventId === undefined) continue;
+      const dot = eventId.lastIndexOf('.');
+      const [stream, seq] = [eventId.slice(0, dot), eventId.slice(dot + 1)];
+      spans.set(stream, [spans.get(stream)?.[0] ?? seq, seq]);
+    }
+    const read = [...spans].map(([stream, [a, b]]) => `…${stream.slice(-14)} ${a}..${b}`).join(', ');
+    const served = this.taps.map((tap) => tap.getStreams.join('/')).join(' | ');
+    return `GET streams served by ${served}; events read: ${read}`;
+  }
 }
 
-/** The numbers of `tag` stored in the event logs of `sessions` (every stream of each session). */
+/** The numbers of `tag` stored in the event logs of `sessions` (every stream of each session), with their ids. */
 export async function storedNumbers(
   redis: Redis,
   sessions: Iterable<string>,
   tag: string,
-): Promise<number[]> {
-  const found: number[] = [];
+): Promise<Map<number, string>> {
+  const found = new Map<number, string>();
   for (const session of sessions) {
     for (const stream of await redis.smembers(`emcp:evs:${session}`)) {
-      for (const [, fields] of await redis.xrange(`emcp:ev:${stream}`, '-', '+')) {
+      for (const [entry, fields] of await redis.xrange(`emcp:ev:${stream}`, '-', '+')) {
         const at = fields.findIndex((f, i) => i % 2 === 0 && f === 'd');
         const text = at < 0 ? '' : (fields[at + 1] ?? '');
         if (!text.includes(tag)) continue;
         const data = (JSON.parse(text) as { params?: { data?: { tag?: string; n?: number } } }).params?.data;
-        if (data?.tag === tag && typeof data.n === 'number') found.push(data.n);
+        if (data?.tag === tag && typeof data.n === 'number')
+          found.set(data.n, `${stream}.${entry.slice(entry.indexOf('-') + 1)}`);
       }
     }
   }

@@ -22,9 +22,9 @@ function refusal(status: number, what: string): [Outcome, string] {
 /** One attempt, booked under `lane`: its verdict, an error it threw, or hung after 15 s. */
 async function attempt(ledger: Ledger, lane: string, key: string, work: () => Promise<[Outcome, string]>) {
   const settled = await withDeadline(() => work(), 15_000);
-  if (settled.kind === 'value') ledger.record(lane, key, ...settled.value);
-  else if (settled.kind === 'error') ledger.record(lane, key, 'clearError', settled.note);
-  else ledger.record(lane, key, 'hung', 'no answer within the deadline');
+  if (settled.kind === 'value') ledger.record(lane, key, ...settled.value, settled.ms);
+  else if (settled.kind === 'error') ledger.record(lane, key, 'clearError', settled.note, settled.ms);
+  else ledger.record(lane, key, 'hung', 'no answer within the deadline', settled.ms);
 }
 
 /** Whether an answer body carries a JSON-RPC result (not an error). */

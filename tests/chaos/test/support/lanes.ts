@@ -112,7 +112,7 @@ export class Lane {
       deadlineMs,
     );
     if (settled.kind === 'value') {
-      ledger.record(this.name, key, 'correct');
+      ledger.record(this.name, key, 'correct', '', settled.ms);
       this.taps.push(settled.value.tap);
       return settled.value;
     }
@@ -121,6 +121,7 @@ export class Lane {
       key,
       settled.kind === 'hung' ? 'hung' : 'clearError',
       noteOf(settled, 'connect'),
+      settled.ms,
     );
     return undefined;
   }
@@ -137,8 +138,10 @@ export class Lane {
       () => client.tap.broken(payload),
     );
     const [outcome, note] = judge(kind, payload, settled, progress);
-    this.calls.set(payload, this.env.ledger.record(this.name, payload, outcome, note));
+    this.calls.set(payload, this.env.ledger.record(this.name, payload, outcome, note, settled.ms));
     if (outcome === 'correct') this.lastCorrectAt = Date.now();
+    if (outcome === 'hung' || outcome === 'wrong')
+      this.env.ledger.trace(`${this.name} ${outcome} ${payload}: ${client.tap.trace(payload).join(' → ')}`);
     if (settled.kind === 'error' && SESSION_GONE.test(settled.note)) {
       this.#client = undefined;
       await client.close().catch(() => {});

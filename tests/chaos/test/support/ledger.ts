@@ -7,12 +7,13 @@
 export type Outcome = 'correct' | 'clearError' | 'hung' | 'duplicated' | 'wrong';
 export const OUTCOMES: readonly Outcome[] = ['correct', 'clearError', 'hung', 'duplicated', 'wrong'];
 
-/** One request: its lane, a key that names it (its unique payload), its outcome and why. */
+/** One request: its lane, a key that names it (its unique payload), its outcome, why, and how long it took. */
 export interface Entry {
   readonly lane: string;
   readonly key: string;
   outcome: Outcome;
   note: string;
+  readonly ms: number;
 }
 
 /** Numbered events of the GET streams: delivered once and in order, lost (stored, never delivered), … */
@@ -26,7 +27,8 @@ export interface EventCounts {
   dropped: number;
 }
 
-export type LaneCounts = Record<Outcome, number> & { requests: number };
+/** Requests per outcome, and the slowest answer (correct or clear error) in ms. */
+export type LaneCounts = Record<Outcome, number> & { requests: number; slowestMs: number };
 
 export class Ledger {
   readonly entries: Entry[] = [];
@@ -35,11 +37,13 @@ export class Ledger {
   readonly facts: string[] = [];
   /** Failures that are not a request's (a lane that never answered again after the fault, …). */
   readonly problems: string[] = [];
+  /** What the wire showed of requests that failed (the first few), for finding out why. */
+  readonly traces: string[] = [];
 
   constructor(readonly scenario: string) {}
 
-  record(lane: string, key: string, outcome: Outcome, note = ''): Entry {
-    const entry: Entry = { lane, key, outcome, note };
+  record(lane: string, key: string, outcome: Outcome, note = '', ms = 0): Entry {
+    const entry: Entry = { lane, key, outcome, note, ms };
     this.entries.push(entry);
     return entry;
   }
@@ -59,16 +63,22 @@ export class Ledger {
     this.problems.push(text);
   }
 
+  trace(text: string): void {
+    if (this.traces.length < 8) this.traces.push(text);
+  }
+
   lanes(): string[] {
     return [...new Set(this.entries.map((e) => e.lane))];
   }
 
   counts(lane?: string): LaneCounts {
-    const counts = { requests: 0, correct: 0, clearError: 0, hung: 0, duplicated: 0, wrong: 0 };
+    const counts = { requests: 0, correct: 0, clearError: 0, hung: 0, duplicated: 0, wrong: 0, slowestMs: 0 };
     for (const e of this.entries) {
       if (lane !== undefined && e.lane !== lane) continue;
       counts.requests++;
       counts[e.outcome]++;
+      if (e.outcome === 'correct' || e.outcome === 'clearError')
+        counts.slowestMs = Math.max(counts.slowestMs, e.ms);
     }
     return counts;
   }
@@ -100,11 +110,12 @@ export class Ledger {
   }
 }
 
-const HEAD = '| lane | requests | correct | clear error | hung | duplicated | wrong |';
-const RULE = '| --- | ---: | ---: | ---: | ---: | ---: | ---: |';
+const HEAD = '| lane | requests | correct | clear error | hung | duplicated | wrong | slowest answer |';
+const RULE = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 function row(name: string, c: LaneCounts): string {
-  return `| ${name} | ${c.requests} | ${c.correct} | ${c.clearError} | ${c.hung} | ${c.duplicated} | ${c.wrong} |`;
+  const slowest = `${(c.slowestMs / 1000).toFixed(1)} s`;
+  return `| ${name} | ${c.requests} | ${c.correct} | ${c.clearError} | ${c.hung} | ${c.duplicated} | ${c.wrong} | ${slowest} |`;
 }
 
 /** The scenario as Markdown: per-lane counts, the events, what was done, and the errors seen. */
@@ -127,5 +138,7 @@ export function renderLedger(ledger: Ledger, seconds: number): string {
   const notes = ledger.notes();
   if (notes.length > 0)
     lines.push('', 'Requests that did not end correctly:', '', ...notes.map((n) => `- ${n}`));
+  if (ledger.traces.length > 0)
+    lines.push('', 'What the wire showed of the first failures:', '', ...ledger.traces.map((t) => `- ${t}`));
   return `${lines.join('\n')}\n`;
 }

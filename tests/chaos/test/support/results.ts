@@ -67,14 +67,15 @@ function summary(parts: readonly Part[], wallSeconds: number, loads: readonly nu
       `${version('Redis', 'redis-server', ['--version'], /v=(\S+)/)}, ${version('HAProxy', 'haproxy', ['-v'], /version (\S+)/)}; ` +
       `load average ${loads.map((l) => l.toFixed(1)).join(' → ')}; the whole run took ${wallSeconds.toFixed(0)} s.`,
     '',
-    '| scenario | requests | correct | clear error | hung | duplicated | wrong | events: once / lost / dropped | s | result |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |',
+    '| scenario | requests | correct | clear error | hung | duplicated | wrong | slowest answer | events: once / lost / dropped | s | result |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |',
   ];
   const rows = parts.map((p) => {
     const c = p.counts;
     const e = p.events;
     const verdict = p.failures.length === 0 ? 'pass' : `**fail**: ${p.failures.join('; ')}`;
-    return `| ${p.scenario} | ${c.requests} | ${c.correct} | ${c.clearError} | ${c.hung} | ${c.duplicated} | ${c.wrong} | ${e.delivered} / ${e.lost} / ${e.dropped} | ${p.seconds.toFixed(0)} | ${verdict} |`;
+    const slowest = `${(c.slowestMs / 1000).toFixed(1)} s`;
+    return `| ${p.scenario} | ${c.requests} | ${c.correct} | ${c.clearError} | ${c.hung} | ${c.duplicated} | ${c.wrong} | ${slowest} | ${e.delivered} / ${e.lost} / ${e.dropped} | ${p.seconds.toFixed(0)} | ${verdict} |`;
   });
   return [...head, ...rows, '', '## Each scenario', '', ...parts.map((p) => p.markdown)].join('\n');
 }

@@ -5,6 +5,10 @@
  */
 
 import { parseEvent } from '../../../../packages/loader/test/support/raw-mcp.js';
+import { describeError } from './deadline.js';
+
+/** The stored stream an event id belongs to (`<stream>.<seq>`). */
+const streamPart = (eventId: string): string => eventId.slice(0, eventId.lastIndexOf('.'));
 
 /** One JSON-RPC message read off a response, with the SSE event id it came with. */
 export interface Tapped {
@@ -30,6 +34,12 @@ export class Tap {
   /** The process (HAProxy's `X-Served-By`) of each GET answered with an SSE stream, in order. */
   readonly getStreams: string[] = [];
   readonly fetch: typeof fetch;
+  /** What happened on the wire to each payload's request, step by step (shown for requests that hung). */
+  readonly #trace = new Map<string, string[]>();
+  /** The payloads whose answers travel on each stored stream. */
+  readonly #streamOf = new Map<string, string[]>();
+  /** The payloads whose calls sent each server→client request (by its id), so the client's answer is traced. */
+  readonly #askedFor = new Map<string, readonly string[]>();
 
   constructor(token: string | undefined) {
     this.fetch = async (input, init) => {
@@ -42,14 +52,34 @@ export class Tap {
         this.retries.push({ headers: Object.fromEntries(headers), body: init.body });
         if (this.retries.length > 20) this.retries.shift();
       }
-      const res = await fetch(input, { ...init, headers });
+      const lastEventId = headers.get('last-event-id') ?? undefined;
+      const answering = typeof init?.body === 'string' ? this.#answering(init.body) : undefined;
+      const about =
+        answering?.[1] ??
+        (lastEventId === undefined
+          ? sent.map(([, p]) => p)
+          : (this.#streamOf.get(streamPart(lastEventId)) ?? []));
+      const what =
+        answering !== undefined
+          ? `the client's answer to ${answering[0]}`
+          : lastEventId === undefined
+            ? method
+            : `${method} Last-Event-ID …${lastEventId.slice(-12)}`;
+      let res: Response;
+      try {
+        res = await fetch(input, { ...init, headers });
+      } catch (error) {
+        this.#step(about, `${what} failed: ${describeError(error)}`);
+        throw error;
+      }
+      this.#step(about, `${what} → ${res.status} from ${res.headers.get('x-served-by') ?? '?'}`);
       const type = res.headers.get('content-type') ?? '';
       if (res.body === null) return res;
       if (type.includes('text/event-stream')) {
         if (method === 'GET' && res.status === 200)
           this.getStreams.push(res.headers.get('x-served-by') ?? '');
         const [mine, theirs] = res.body.tee();
-        void this.#readSse(method, mine, sent);
+        void this.#readSse(method, mine, sent, about);
         return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
       }
       if (type.includes('application/json'))
@@ -60,6 +90,19 @@ export class Tap {
           .catch(() => {});
       return res;
     };
+  }
+
+  /** What happened on the wire to the request carrying `payload`. */
+  trace(payload: string): readonly string[] {
+    return this.#trace.get(payload) ?? [];
+  }
+
+  #step(payloads: readonly string[], text: string): void {
+    for (const payload of payloads) {
+      const steps = this.#trace.get(payload) ?? [];
+      if (steps.length < 16) steps.push(text);
+      this.#trace.set(payload, steps);
+    }
   }
 
   /** How many final answers to the request(s) carrying `payload` were seen. */
@@ -73,6 +116,17 @@ export class Tap {
    */
   broken(payload: string): string | undefined {
     return this.#broken.get(payload);
+  }
+
+  /** A POST body that answers a server→client request of a traced call: the request's id and the call's payloads. */
+  #answering(body: string): [string, readonly string[]] | undefined {
+    try {
+      const m = JSON.parse(body) as { method?: unknown; id?: unknown };
+      const about = m.method === undefined ? this.#askedFor.get(String(m.id)) : undefined;
+      return about === undefined ? undefined : [String(m.id), about];
+    } catch {
+      return undefined;
+    }
   }
 
   /** Note the payload of each request in a POST body; returns the requests' ids and payloads. */
@@ -94,10 +148,17 @@ export class Tap {
     return sent;
   }
 
-  async #readSse(method: string, body: ReadableStream<Uint8Array>, sent: [string, string][]): Promise<void> {
+  async #readSse(
+    method: string,
+    body: ReadableStream<Uint8Array>,
+    sent: [string, string][],
+    about: readonly string[],
+  ): Promise<void> {
     const decoder = new TextDecoder();
     const answered = new Set<string>();
     let resumable = false;
+    let events = 0;
+    let ending = 'ended';
     let buffer = '';
     try {
       for await (const chunk of body) {
@@ -105,15 +166,21 @@ export class Tap {
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           const event = parseEvent(buffer.slice(0, end));
           buffer = buffer.slice(end + 2);
-          if (event?.id !== undefined) resumable = true;
+          if (event?.id !== undefined) {
+            resumable = true;
+            if (about.length > 0) this.#streamOf.set(streamPart(event.id), [...about]);
+          }
           if (event === undefined || event.data === '') continue;
-          const id = this.#note(method, event.id, event.data);
+          events++;
+          const id = this.#note(method, event.id, event.data, about);
           if (id !== undefined) answered.add(id);
         }
       }
-    } catch {
+    } catch (error) {
       // The connection broke: what arrived before is counted, the rest is the client's to resume.
+      ending = `broke (${describeError(error)})`;
     }
+    this.#step(about, `its stream ${ending} after ${events} event(s)`);
     if (resumable) return;
     for (const [id, payload] of sent)
       if (!answered.has(id))
@@ -121,7 +188,12 @@ export class Tap {
   }
 
   /** Note the message(s) of one answer; returns the id of the last response among them. */
-  #note(method: string, eventId: string | undefined, text: string): string | undefined {
+  #note(
+    method: string,
+    eventId: string | undefined,
+    text: string,
+    about: readonly string[] = [],
+  ): string | undefined {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -133,6 +205,10 @@ export class Tap {
       if (typeof message !== 'object' || message === null) continue;
       const m = message as Record<string, unknown>;
       this.seen.push({ method, eventId, message: m });
+      if (m.method !== undefined && m.id !== undefined && about.length > 0) {
+        this.#askedFor.set(String(m.id), about);
+        this.#step(about, `got ${String(m.method)} ${String(m.id)}`);
+      }
       if (m.method !== undefined || m.id === undefined) continue;
       responded = String(m.id);
       const payload = this.#payloadOf.get(String(m.id));
