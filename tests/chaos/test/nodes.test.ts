@@ -1,15 +1,17 @@
 /**
- * Chaos on the serve processes and the network, on one cluster: a baseline with no fault (which also
- * checks the harness itself: every lane answers, every event is counted), and a second token reusing
- * the load's sessions, streams, elicitations and request states.
+ * Chaos on the serve processes, on one cluster: a baseline with no fault (which also checks the harness
+ * itself), nodes SIGKILLed and restarted in a loop, a second token reusing the load's sessions and
+ * request states, and thousands of abandoned streams.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { abandonStreams, describeRefusals } from './support/abandon.js';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
 import { sleep } from './support/deadline.js';
 import { intrude } from './support/intruder.js';
 import { STANDARD_LANES } from './support/lanes.js';
-import { runScenario } from './support/scenario.js';
+import { runScenario, waitUntil } from './support/scenario.js';
+import { establishedTo } from './support/sockets.js';
 
 let cluster: ChaosCluster;
 
@@ -36,6 +38,29 @@ describe('chaos: serve processes and the network', () => {
     expect(ledger.events.delivered).toBeGreaterThan(0);
   });
 
+  it('nodes SIGKILLed and restarted in a loop', async () => {
+    const ledger = await runScenario(cluster, 'node SIGKILL and restart, 4 rounds', {
+      // A call lost with its process is answered once that process is taken for gone: its liveness key
+      // (10 s) and two refresh intervals (4 s) after it died, plus the client's resumption back-off.
+      deadlineMs: 30_000,
+      fault: async ({ cluster, ledger }) => {
+        for (let round = 0; round < 4; round++) {
+          await sleep(2500);
+          const i = round % 3;
+          await cluster.scale.kill(i);
+          await sleep(1000);
+          const started = Date.now();
+          await cluster.scale.restart(i);
+          ledger.fact(
+            `node${i} SIGKILLed; started again after 1 s, listening ${Date.now() - started} ms later`,
+          );
+        }
+        await sleep(2000);
+      },
+    });
+    expect(ledger.failures()).toEqual([]);
+  });
+
   it('a second token reusing session ids, GET streams, elicitations and request states is refused', async () => {
     const ledger = await runScenario(cluster, 'a second token reusing sessions and request states', {
       lanes: [...STANDARD_LANES, { sdk: 'v1', era: 'legacy', kind: 'ask', elicitDelayMs: 300 }],
@@ -44,5 +69,39 @@ describe('chaos: serve processes and the network', () => {
     expect(ledger.failures()).toEqual([]);
     const attacks = ledger.lanes().filter((lane) => lane.startsWith('second token'));
     expect(attacks.length).toBe(5); // every kind of attempt was made
+  });
+
+  it('thousands of abandoned streams from one principal: every other client is served, the streams are let go', async () => {
+    const ports = () => cluster.scale.nodes.map((n) => Number(new URL(n.url).port));
+    const held = () => ports().reduce((sum, port) => sum + establishedTo(port), 0);
+    const counts = { before: 0, after: 0, opened: 0, refused: 0 };
+    const ledger = await runScenario(cluster, 'thousands of abandoned GET streams', {
+      fault: async ({ cluster, ledger }) => {
+        counts.before = held();
+        const started = Date.now();
+        const left = await abandonStreams(cluster.scale.endpoint, cluster.tokens.abandon, 3000);
+        counts.opened = left.opened;
+        counts.refused = [...left.refused.values()].reduce((a, b) => a + b, 0);
+        const peak = held();
+        ledger.fact(
+          `one principal opened ${left.opened} GET streams and left each (socket closed, no DELETE) in ` +
+            `${((Date.now() - started) / 1000).toFixed(1)} s; refused: ${describeRefusals(left.refused)}`,
+        );
+        // Keep-alive comments find them: HAProxy cannot pass them to the gone client and lets go.
+        const letGo = Date.now();
+        await waitUntil(() => held() <= counts.before + 25, 30_000);
+        counts.after = held();
+        ledger.fact(
+          `connections held by the serve processes: ${counts.before} before, ${peak} when the principal ` +
+            `stopped, ${counts.after} ${((Date.now() - letGo) / 1000).toFixed(1)} s later`,
+        );
+      },
+    });
+    expect(ledger.failures()).toEqual([]);
+    // The abandoned streams belong to another principal: none of the load's requests may be refused.
+    expect(ledger.counts().clearError).toBe(0);
+    expect(counts.opened).toBeGreaterThan(0);
+    expect(counts.refused).toBeGreaterThan(0); // the per-principal limits answered the rest
+    expect(counts.after).toBeLessThanOrEqual(counts.before + 25);
   });
 });
