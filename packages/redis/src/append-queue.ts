@@ -17,40 +17,42 @@ import type { Redis } from 'ioredis';
 import { explain, RedisTimeoutError } from './connect.js';
 
 /**
- * KEYS: stream 1, index 1, packed 1, stream 2, …; ARGV: max length, ttl ms, retention ms, then for
- * each event: stream id, data, `l` (last event) or `-`, requests (JSON, or empty).
- * The packed form: `<last seq> <requests>\n`, then `<seq> <byte length>\n<data>` per event.
+ * KEYS: stream 1, index 1, stream 2, index 2, …; ARGV: max length, ttl ms, retention ms, the length of
+ * the key prefix, then for each event: stream id, data, and `l` (the stream's last event), `r` and the
+ * JSON of the requests it answers (its first event), or nothing. A complete stream's packed form, at
+ * the stream's key with `evc:` for `ev:`: `<last seq> <requests>\n`, then `<seq> <byte length>\n<data>`
+ * per event.
  */
-const APPEND_LUA = `local max, ttl, retain, out = ARGV[1], ARGV[2], ARGV[3], {}
-for i = 1, #KEYS / 3 do
-  local stream, index, packed = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
-  local id, data, mode, req = ARGV[4 * i], ARGV[4 * i + 1], ARGV[4 * i + 2], ARGV[4 * i + 3]
+const APPEND_LUA = `local max, ttl, retain, cut, out = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), {}
+for i = 1, #KEYS / 2 do
+  local stream, index = KEYS[2 * i - 1], KEYS[2 * i]
+  local id, data, mode = ARGV[3 * i + 2], ARGV[3 * i + 3], ARGV[3 * i + 4]
   if mode == 'l' then
-    local done = redis.call('GET', packed)
-    if done then
-      out[i] = '0-' .. string.match(done, '^%d+')
-    else
-      local parts, seq = {}, 0
-      for _, entry in ipairs(redis.call('XRANGE', stream, '-', '+')) do
-        seq = tonumber(string.sub(entry[1], 3))
-        local fields, d = entry[2], ''
-        for j = 1, #fields, 2 do
-          if fields[j] == 'd' then d = fields[j + 1] elseif fields[j] == 'r' then req = fields[j + 1] end
-        end
-        parts[#parts + 1] = seq .. ' ' .. #d .. '\\n' .. d
+    local packed = string.sub(stream, 1, cut) .. 'evc:' .. string.sub(stream, cut + 4)
+    local parts, seq, req = {}, 0, ''
+    for _, entry in ipairs(redis.call('XRANGE', stream, '-', '+')) do
+      seq = tonumber(string.sub(entry[1], 3))
+      local fields, d = entry[2], ''
+      for j = 1, #fields, 2 do
+        if fields[j] == 'd' then d = fields[j + 1] elseif fields[j] == 'r' then req = fields[j + 1] end
       end
-      seq = seq + 1
-      parts[#parts + 1] = seq .. ' ' .. #data .. '\\n' .. data
-      redis.call('SET', packed, seq .. ' ' .. req .. '\\n' .. table.concat(parts), 'PX', retain)
+      parts[#parts + 1] = seq .. ' ' .. #d .. '\\n' .. d
+    end
+    seq = seq + 1
+    parts[#parts + 1] = seq .. ' ' .. #data .. '\\n' .. data
+    local value = seq .. ' ' .. req .. '\\n' .. table.concat(parts)
+    if redis.call('SET', packed, value, 'PX', retain, 'NX') then
       redis.call('DEL', stream)
       redis.call('SREM', index, id)
       out[i] = '0-' .. seq
+    else
+      out[i] = '0-' .. string.match(redis.call('GET', packed), '^%d+')
     end
   else
-    if req == '' then
+    if mode == '' then
       out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data)
     else
-      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data, 'r', req)
+      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data, 'r', string.sub(mode, 2))
     end
     redis.call('PEXPIRE', stream, ttl)
     redis.call('SADD', index, id)
@@ -66,12 +68,9 @@ const MAX_BATCH = 256;
 export interface AppendTarget {
   readonly stream: string;
   readonly index: string;
-  readonly packed: string;
   readonly streamId: string;
-  /** `l` for a stream's last event, else `-`. */
-  readonly mode: 'l' | '-';
-  /** The JSON of the requests the stream answers, or ''. */
-  readonly requests: string;
+  /** `l` for a stream's last event, `r` and the JSON of the requests it answers, or ''. */
+  readonly mode: string;
 }
 
 interface Pending {
@@ -94,12 +93,12 @@ export class AppendQueue {
   #stalled: RedisTimeoutError | undefined;
   #probing = false;
 
-  constructor(redis: Redis, maxEvents: string, ttlMs: number, retentionMs: number) {
+  constructor(redis: Redis, maxEvents: string, ttlMs: number, retentionMs: number, prefix: string) {
     const appending = redis as AppendingRedis;
     if (typeof appending.emcpAppendEvents !== 'function')
       redis.defineCommand('emcpAppendEvents', { lua: APPEND_LUA });
     this.#redis = appending;
-    this.#head = [maxEvents, String(ttlMs), String(retentionMs)];
+    this.#head = [maxEvents, String(ttlMs), String(retentionMs), String(prefix.length)];
   }
 
   /** Append `data` where `target` says; resolves with the entry id (`0-N`). */
@@ -128,8 +127,8 @@ export class AppendQueue {
     const keys: string[] = [];
     const args: string[] = [...this.#head];
     for (const { target, data } of batch) {
-      keys.push(target.stream, target.index, target.packed);
-      args.push(target.streamId, data, target.mode, target.requests);
+      keys.push(target.stream, target.index);
+      args.push(target.streamId, data, target.mode);
     }
     Promise.resolve()
       .then(() => this.#redis.emcpAppendEvents(keys.length, ...keys, ...args))

@@ -72,17 +72,15 @@ export class RedisEventStore implements EventStore {
     const maxEvents = String(positive(options.maxEventsPerStream, 1000, 'maxEventsPerStream'));
     const ttlMs = positive(options.ttlMs, 3_600_000, 'ttlMs');
     const retentionMs = positive(options.retentionMs, 60_000, 'retentionMs');
-    this.#appends = new AppendQueue(redis, maxEvents, ttlMs, retentionMs);
+    this.#appends = new AppendQueue(redis, maxEvents, ttlMs, retentionMs, this.#keys.prefix);
   }
 
   async append(streamId: string, data: string, options?: AppendOptions): Promise<string> {
     const target = {
       stream: this.#keys.eventStream(streamId),
       index: this.#keys.eventStreamsOf(groupOf(streamId)),
-      packed: this.#keys.completeStream(streamId),
       streamId,
-      mode: options?.last === true ? ('l' as const) : ('-' as const),
-      requests: options?.requests === undefined ? '' : JSON.stringify(options.requests),
+      mode: modeOf(options),
     };
     const entryId = await this.#appends.push(target, data);
     return `${streamId}.${seqOf(String(entryId))}`;
@@ -132,6 +130,12 @@ export class RedisEventStore implements EventStore {
     const keys = [this.#keys.eventStream(streamId), index, this.#keys.completeStream(streamId)] as const;
     await withinDeadline(this.#redis, this.#redis.emcpDeleteStream(...keys, streamId));
   }
+}
+
+/** What the append script is told of an event besides its data (see append-queue.ts). */
+function modeOf(options: AppendOptions | undefined): string {
+  if (options?.last === true) return 'l';
+  return options?.requests === undefined ? '' : `r${JSON.stringify(options.requests)}`;
 }
 
 /** A complete stream's events after `seq`, from its packed form (see append-queue.ts). */
