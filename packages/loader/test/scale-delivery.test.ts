@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, openLegacySession, openSse, type SseReader } from './support/raw-mcp.js';
 import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
-import { textOf, waitFor } from './support/serve-helpers.js';
+import { type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
 let nextId = 1;
@@ -112,6 +112,22 @@ function blipOnce(match: string, served: string[]): typeof fetch {
   };
 }
 
+/**
+ * A GET with `Last-Event-ID` through HAProxy that lands on a process other than `holder` (it is the
+ * test's concern that it does: attempts that land on `holder` are closed and made again).
+ */
+async function resumeElsewhere(session: string, lastEventId: string, holder: HttpServer): Promise<SseReader> {
+  let last = lastEventId;
+  for (let i = 0; i < 12; i++) {
+    const attempt = await openSse(cluster.endpoint, 'GET', session, { lastEventId: last });
+    if (cluster.node(String(attempt.headers['x-served-by'])) !== holder) return attempt;
+    await sleep(100);
+    last = attempt.events.at(-1)?.id ?? last;
+    attempt.close();
+  }
+  throw new Error('no resumption reached another process');
+}
+
 describe('serve --redis behind HAProxy: delivery', () => {
   it('replays an answer written into the proxy after the client left, from any process, each time', async () => {
     const session = await openLegacySession(cluster.endpoint);
@@ -170,21 +186,8 @@ describe('serve --redis behind HAProxy: delivery', () => {
     const first = await openSse(cluster.endpoint, 'GET', session);
     await waitFor(() => first.events.length > 0, 20_000, 'the priming event of the GET stream');
     const holder = cluster.node(String(first.headers['x-served-by']));
-    let lastEventId = first.events.at(-1)?.id as string;
     first.close(); // the client's connection drops; HAProxy keeps the holder's connection open
-    // The client resumes through HAProxy; it is the test's concern that this lands on another process.
-    let stream: SseReader | undefined;
-    for (let i = 0; i < 12 && stream === undefined; i++) {
-      const attempt = await openSse(cluster.endpoint, 'GET', session, { lastEventId });
-      if (cluster.node(String(attempt.headers['x-served-by'])) !== holder) stream = attempt;
-      else {
-        await sleep(100);
-        lastEventId = attempt.events.at(-1)?.id ?? lastEventId;
-        attempt.close();
-      }
-    }
-    if (stream === undefined) throw new Error('no resumption reached another process');
-    const live = stream;
+    const live = await resumeElsewhere(session, first.events.at(-1)?.id as string, holder);
     // Connection-wide messages raised on the old holder, called directly (not through HAProxy).
     for (let n = 0; n < 5; n++) {
       const raised = await callTool(holder.url, session, nextId++, 'scale.broadcast', { from: n, count: 1 });
@@ -197,6 +200,8 @@ describe('serve --redis behind HAProxy: delivery', () => {
 
   it('finds GET streams whose clients left HAProxy and lets their connections go', async () => {
     const ports = cluster.nodes.map((n) => Number(new URL(n.url).port));
+    // The streams the tests before left are let go first (a few keep-alive intervals), not counted here.
+    await sleep(4 * KEEP_ALIVE_MS);
     const before = ports.map(connectionsTo).reduce((a, b) => a + b, 0);
     const abandoned: SseReader[] = [];
     for (let i = 0; i < 12; i++) {
@@ -215,6 +220,42 @@ describe('serve --redis behind HAProxy: delivery', () => {
     let left = held();
     for (; left > 1 && Date.now() < until; left = held()) await sleep(100);
     expect(left).toBeLessThanOrEqual(1); // a health check may be connecting
+  });
+
+  it('a GET stream taken over, then lost again: what the new holder wrote into it reaches the next resumption', async () => {
+    const session = await openLegacySession(cluster.endpoint);
+    await spread(session);
+    const first = await openSse(cluster.endpoint, 'GET', session);
+    await waitFor(() => first.events.length > 0, 20_000, 'the priming event of the GET stream');
+    first.close();
+    const taken = await resumeElsewhere(
+      session,
+      first.events.at(-1)?.id as string,
+      cluster.node(String(first.headers['x-served-by'])),
+    );
+    const taker = cluster.node(String(taken.headers['x-served-by']));
+    await sleep(500); // what the taker sends at once (the replay, and its own stream's place)
+    // From here the client's network drops everything on this connection, silently: the taker (and
+    // HAProxy) still write into it. The client keeps the last event id it got.
+    const got = taken.events.length;
+    const lastEventId = [...first.events, ...taken.events].filter((e) => e.id !== undefined).at(-1)?.id;
+    for (let n = 0; n < 3; n++) {
+      const raised = await callTool(taker.url, session, nextId++, 'scale.broadcast', { from: n, count: 1 });
+      expect(raised.status).toBe(200);
+    }
+    await waitFor(
+      () => numbers({ ...taken, events: taken.events.slice(got) }).length === 3,
+      20_000,
+      'the writes',
+    );
+    // The client resumes from its last id, through HAProxy: the three messages come, once each.
+    const again = await openSse(cluster.endpoint, 'GET', session, { lastEventId });
+    await waitFor(() => numbers(again).length >= 3, 10_000, 'the three messages on the resumed stream').catch(
+      () => {},
+    );
+    again.close();
+    taken.close();
+    expect(numbers(again)).toEqual([0, 1, 2]);
   });
 
   it('a call whose process is SIGKILLed gets a JSON-RPC error naming it (SDK v2 client), not a wait forever', async () => {

@@ -189,8 +189,12 @@ export class HttpServerTransport implements Transport {
             ? this.#standaloneStream() // another process's GET stream: this one carries on
             : undefined),
       });
-      if (typeof resumed === 'object' && resumed.stream.standalone)
+      if (typeof resumed === 'object' && resumed.stream.standalone) {
+        // Carried on by this process's own GET stream: its priming event moves the client's
+        // Last-Event-ID onto that stream at once, so a later resumption replays what is written here.
+        if (resumed.from !== resumed.stream.id) resumed.stream.prime(store, undefined, (s) => s.flush());
         this.#config.onHold?.(this, { stream: resumed.from, through: resumed.through });
+      }
       if (resumed !== 'fresh') return;
     }
     const standalone = this.#standaloneStream();
