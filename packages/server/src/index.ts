@@ -67,6 +67,16 @@ export {
   type SubscriptionEvent,
   type SubscriptionListener,
 } from './core/subscription-bus.js';
+export { MemoryTaskStore } from './core/tasks/memory-store.js';
+export type {
+  StoredTask,
+  TaskOptions,
+  TaskPage,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+  TaskSupport,
+} from './core/tasks/types.js';
 export type {
   Annotations,
   AudioContent,

@@ -19,6 +19,7 @@ describe('public surface', () => {
       'LocalError',
       'McpError',
       'McpServer',
+      'MemoryTaskStore',
       'REDACTED',
       'RawJson',
       'SUPPORTED_PROTOCOL_VERSIONS',

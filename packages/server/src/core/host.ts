@@ -44,7 +44,7 @@ export interface ServerCore {
   capabilities(era: Era): Record<string, unknown>;
   /** Declared extensions, custom notifications, request hooks. */
   readonly extensions: ExtensionRegistry;
-  /** The tasks of this server, once a tool that runs as a task was added (or `options.tasks` was given). */
+  /** The tasks of this server, once a tool that can run as a task was added. */
   readonly tasks: Tasks | undefined;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;

@@ -54,8 +54,8 @@ export interface ServerOptions {
   /** Sealing of the `requestState` of multi-round-trip requests (2026-07-28). */
   requestState?: RequestStateOptions;
   /**
-   * Tasks (both eras): where they live, limits and TTLs. Switched on by a tool that runs as a task
-   * (`execution.taskSupport`), or by giving this; `false` refuses such tools.
+   * Tasks (both eras): where they live, limits and TTLs. Tasks are switched on by the first tool that
+   * can run as one (`execution.taskSupport`); `false` refuses such tools.
    */
   tasks?: TaskOptions | false;
 }

@@ -85,7 +85,7 @@ export class McpServer implements ServerHost {
   readonly sealer: StateSealer;
   /** @internal declared extensions, custom notifications and request hooks. */
   readonly extensions = new ExtensionRegistry();
-  /** @internal the tasks, once switched on (a tool that runs as a task, or `options.tasks`). */
+  /** @internal the tasks, once a tool that can run as a task was added. */
   tasks: Tasks | undefined;
   readonly telemetry: ServerTelemetry;
   private readonly unwatchQueue: () => void;
@@ -111,7 +111,8 @@ export class McpServer implements ServerHost {
       this.options.maxQueued,
       this.options.handlerTimeoutMs,
     );
-    if (this.options.tasks !== undefined && this.options.tasks !== false) this.useTasks();
+    // Checked now; tasks switch on with the first tool that can run as one.
+    if (this.options.tasks !== false) resolveTaskOptions(this.options.tasks);
     this.telemetry = new ServerTelemetry(this);
     this.unwatchQueue = watchQueue(this.scheduler);
   }
@@ -188,8 +189,8 @@ export class McpServer implements ServerHost {
   }
 
   /**
-   * @internal Switch tasks on: the tasks extension is declared (2026-07-28), `capabilities.tasks`
-   * too (2025-11-25), and the task methods are served. Done once.
+   * @internal Switch tasks on (the first tool that can run as a task does): the tasks extension is
+   * declared (2026-07-28), `capabilities.tasks` too (2025-11-25), and the task methods are served.
    */
   useTasks(): void {
     if (this.tasks !== undefined) return;

@@ -23,6 +23,8 @@ import { legacyStatus, legacyTask, modernTask, withRelatedTask } from './views.j
 
 /** How often a running task re-reads itself, in case a change notice was lost on the way. */
 const POLL_MS = 2000;
+/** How long to wait before writing a task's outcome again when the store could not be reached. */
+const FINISH_RETRY_MS = 1000;
 /** Status messages from progress are written at most this often (the latest one wins). */
 const MESSAGE_GAP_MS = 200;
 
@@ -39,6 +41,7 @@ export class TaskRun implements ConnectionCore {
   readonly #origin: ConnectionCore;
   readonly #req: MethodContext;
   readonly #created: Promise<boolean>;
+  readonly #expiresAt: number;
   readonly #asks = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
   readonly #keys = new Set<string>();
   #peerWaits = 0;
@@ -58,6 +61,7 @@ export class TaskRun implements ConnectionCore {
     this.#origin = req.session;
     this.taskId = task.taskId;
     this.owner = task.owner;
+    this.#expiresAt = task.createdAt + task.ttlMs;
     this.#lastStatus = task.status;
     this.#trace = this.#origin.server.telemetry.task(req.op, task.taskId, req.method);
     req.handOver(this);
@@ -222,7 +226,20 @@ export class TaskRun implements ConnectionCore {
       error === undefined
         ? { type: 'finish', status: 'completed', result: message.result as Record<string, unknown> }
         : { type: 'finish', status: 'failed', error, statusMessage: error.message };
-    void this.#change(change).catch(() => undefined);
+    void this.#finish(change);
+  }
+
+  /** Write the outcome; while the store cannot be reached, try again every second until the TTL. */
+  async #finish(change: TaskChange): Promise<void> {
+    for (;;) {
+      try {
+        await this.#change(change);
+        return;
+      } catch {
+        if (Date.now() + FINISH_RETRY_MS >= this.#expiresAt) return;
+        await delay(FINISH_RETRY_MS);
+      }
+    }
   }
 
   /** The handler is done (answered, cancelled, stopped): stop watching, release what waits. */

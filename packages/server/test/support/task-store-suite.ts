@@ -1,0 +1,128 @@
+/**
+ * The behaviour every TaskStore must have, as one suite: the in-memory store runs it in the server's
+ * tests and `@entropic-mcp/redis` runs it against a real Redis. Results are awaited, so a store may
+ * answer synchronously or with promises.
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { StoredTask, TaskStore } from '../../src/core/tasks/types.js';
+
+export interface TaskStoreSuiteOptions {
+  /** A fresh, empty store. */
+  make(): TaskStore | Promise<TaskStore>;
+}
+
+let counter = 0;
+
+/** A working task of `owner`, created now, kept `ttlMs`. */
+export function storedTask(
+  owner: string,
+  nodeId: string,
+  ttlMs = 60_000,
+  createdAt = Date.now(),
+): StoredTask {
+  return {
+    taskId: `task-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 10)}`,
+    owner,
+    status: 'working',
+    createdAt,
+    updatedAt: createdAt,
+    ttlMs,
+    pollIntervalMs: 500,
+    node: nodeId,
+    era: 'modern',
+  };
+}
+
+const waitFor = async (check: () => boolean, ms = 2000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): void {
+  describe(`${name} (TaskStore behaviour)`, () => {
+    it('stores a task for any reader, and replaces it only at the version it was read at', async () => {
+      const store = await make();
+      const task = storedTask('p:alice', store.nodeId);
+      expect(await store.create(task, 4)).toBe(true);
+      const read = await store.read(task.taskId);
+      expect(read).toMatchObject({ task, runnerAlive: true });
+      const version = read?.version as number;
+      const next = { ...task, statusMessage: 'half way', updatedAt: task.updatedAt + 1 };
+      expect(await store.write(next, version)).toBe(true);
+      expect(await store.write({ ...task, statusMessage: 'stale' }, version)).toBe(false);
+      expect((await store.read(task.taskId))?.task.statusMessage).toBe('half way');
+      expect(await store.read('no-such-task')).toBeUndefined();
+      expect(await store.write(storedTask('p:alice', store.nodeId), 1)).toBe(false);
+      await store.close?.();
+    });
+
+    it('keeps each owner under its limit of unfinished tasks', async () => {
+      const store = await make();
+      const a = storedTask('p:limit-a', store.nodeId);
+      expect(await store.create(a, 2)).toBe(true);
+      expect(await store.create(storedTask('p:limit-a', store.nodeId), 2)).toBe(true);
+      expect(await store.create(storedTask('p:limit-a', store.nodeId), 2)).toBe(false);
+      expect(await store.create(storedTask('p:limit-b', store.nodeId), 2)).toBe(true);
+      const record = await store.read(a.taskId);
+      expect(
+        await store.write(
+          { ...a, status: 'completed', updatedAt: a.updatedAt + 1 },
+          record?.version as number,
+        ),
+      ).toBe(true);
+      expect(await store.create(storedTask('p:limit-a', store.nodeId), 2)).toBe(true);
+      await store.close?.();
+    });
+
+    it('forgets a task at its TTL', async () => {
+      const store = await make();
+      const task = storedTask('p:ttl', store.nodeId, 150);
+      await store.create(task, 4);
+      expect(await store.read(task.taskId)).toBeDefined();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await store.read(task.taskId)).toBeUndefined();
+      // An expired task no longer counts against its owner's limit.
+      expect(await store.create(storedTask('p:ttl', store.nodeId), 1)).toBe(true);
+      await store.close?.();
+    });
+
+    it("lists an owner's tasks newest first, a page at a time, and nobody else's", async () => {
+      const store = await make();
+      const now = Date.now();
+      const mine = [0, 1, 2, 3, 4].map((i) => storedTask('s:lister', store.nodeId, 60_000, now + i));
+      for (const task of mine) await store.create(task, 10);
+      await store.create(storedTask('s:other', store.nodeId), 10);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 5; pages++) {
+        const page = await store.list('s:lister', cursor, 2);
+        expect(page).toBeDefined();
+        seen.push(...(page?.tasks ?? []).map((t) => t.taskId));
+        cursor = page?.nextCursor;
+        if (cursor === undefined) break;
+      }
+      expect(seen).toEqual(mine.map((t) => t.taskId).reverse());
+      expect(await store.list('s:lister', 'not-a-cursor', 2)).toBeUndefined();
+      expect((await store.list('s:nobody', undefined, 2))?.tasks).toEqual([]);
+      await store.close?.();
+    });
+
+    it('tells subscribers which task changed', async () => {
+      const store = await make();
+      const changed: string[] = [];
+      const stop = store.subscribe((id) => changed.push(id));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a networked store subscribes first
+      const task = storedTask('p:notes', store.nodeId);
+      await store.create(task, 4);
+      const record = await store.read(task.taskId);
+      await store.write({ ...task, statusMessage: 'x' }, record?.version as number);
+      await waitFor(() => changed.includes(task.taskId));
+      stop();
+      await store.close?.();
+    });
+  });
+}
