@@ -15,3 +15,5 @@ export { RedisSessionRegistry } from './session-registry.js';
 export type { RedisSharedState, RedisSharedStateOptions } from './shared-state.js';
 export { createRedisSharedState } from './shared-state.js';
 export { RedisSubscriptionBus } from './subscription-bus.js';
+export type { RedisTaskStoreOptions } from './task-store.js';
+export { RedisTaskStore } from './task-store.js';

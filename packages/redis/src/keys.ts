@@ -57,6 +57,36 @@ export class Keys {
     return this.#build('chan:sess:', sessionId);
   }
 
+  /** The hash holding one task (its JSON, version and the node running it). */
+  task(taskId: string): string {
+    return this.#build('task:', taskId);
+  }
+
+  /** What a task key starts with (for scripts that build it from an id they read). */
+  get taskPrefix(): string {
+    return `${this.prefix}task:`;
+  }
+
+  /** The sorted set of an owner's tasks, by creation time (`owner` is a digest). */
+  tasksOf(owner: string): string {
+    return this.#build('tasks-of:', owner);
+  }
+
+  /** The sorted set of an owner's unfinished tasks, by expiry time (`owner` is a digest). */
+  activeTasksOf(owner: string): string {
+    return this.#build('tasks-active:', owner);
+  }
+
+  /** What a node key starts with (for scripts that build it from an id they read). */
+  get nodePrefix(): string {
+    return `${this.prefix}node:`;
+  }
+
+  /** The pub/sub channel naming each task that changed. */
+  get taskChannel(): string {
+    return `${this.prefix}chan:tasks`;
+  }
+
   /** The pub/sub channel of subscription events (2026-07-28 list changes, resource updates). */
   get subscriptionChannel(): string {
     return `${this.prefix}chan:subscriptions`;

@@ -1,7 +1,8 @@
 /**
- * Everything a server process needs from Redis to share legacy sessions, in one call: two
+ * Everything a server process needs from Redis to share sessions and tasks, in one call: two
  * connections (commands, and subscriber mode), the event store, the session registry, the message
- * router and the subscription bus, all under one key prefix.
+ * router, the subscription bus and the task store (with this process's liveness key), all under one
+ * key prefix and one node id.
  */
 
 import type { SharedSessionState } from '@entropic-mcp/server/http';
@@ -11,14 +12,15 @@ import { newNodeId, RedisMessageRouter } from './message-router.js';
 import { NodeLiveness } from './node-liveness.js';
 import { RedisSessionRegistry } from './session-registry.js';
 import { RedisSubscriptionBus } from './subscription-bus.js';
+import { RedisTaskStore } from './task-store.js';
 
 export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEventStoreOptions {
   /** This process's tag (default random). */
   readonly nodeId?: string;
   /**
    * How long this process's liveness key outlives its last refresh (ms); a process silent that long
-   * (and two refresh intervals more) is taken for gone, and its unanswered calls are answered with
-   * an error when the client resumes them. Default 10,000.
+   * (and two refresh intervals more) is taken for gone: its unanswered calls are answered with an
+   * error when the client resumes them, and the tasks it ran read failed. Default 10,000.
    */
   readonly nodeTtlMs?: number;
   readonly onError?: (error: Error) => void;
@@ -28,6 +30,8 @@ export interface RedisSharedState extends SharedSessionState {
   readonly eventStore: RedisEventStore;
   /** For the server's `subscriptionBus` option (2026-07-28 listen streams). */
   readonly subscriptionBus: RedisSubscriptionBus;
+  /** For the server's `tasks.store` option: tasks shared by every process. */
+  readonly taskStore: RedisTaskStore;
   /** Close both connections. */
   close(): Promise<void>;
 }
@@ -50,6 +54,7 @@ export async function createRedisSharedState(
   let liveness: NodeLiveness;
   let router: RedisMessageRouter;
   let subscriptionBus: RedisSubscriptionBus;
+  let taskStore: RedisTaskStore;
   try {
     liveness = new NodeLiveness(commands, { ...prefix, nodeId, ttlMs: options.nodeTtlMs });
     router = new RedisMessageRouter(commands, subscriber, {
@@ -59,23 +64,33 @@ export async function createRedisSharedState(
       liveness,
     });
     subscriptionBus = new RedisSubscriptionBus(commands, subscriber, { ...prefix, onError: options.onError });
+    taskStore = new RedisTaskStore(commands, subscriber, {
+      ...prefix,
+      nodeId,
+      liveness,
+      onError: options.onError,
+    });
   } catch (error) {
     commands.disconnect();
     subscriber.disconnect();
     throw error;
   }
-  await Promise.all([subscriptionBus.ready(), liveness.start()]).catch((error: unknown) => {
-    void liveness.stop().catch(() => {});
-    commands.disconnect();
-    subscriber.disconnect();
-    throw error;
-  });
+  await Promise.all([subscriptionBus.ready(), liveness.start(), taskStore.ready()]).catch(
+    (error: unknown) => {
+      void liveness.stop().catch(() => {});
+      commands.disconnect();
+      subscriber.disconnect();
+      throw error;
+    },
+  );
   return {
     subscriptionBus,
+    taskStore,
     registry: new RedisSessionRegistry(commands, prefix),
     router,
     eventStore: new RedisEventStore(commands, options),
     async close() {
+      await taskStore.close();
       await liveness.stop().catch(() => {});
       await Promise.allSettled([commands.quit(), subscriber.quit()]);
     },

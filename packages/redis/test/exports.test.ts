@@ -11,6 +11,7 @@ describe('public surface', () => {
       'RedisMessageRouter',
       'RedisSessionRegistry',
       'RedisSubscriptionBus',
+      'RedisTaskStore',
       'RedisTimeoutError',
       'RedisUnavailableError',
       'connectRedis',

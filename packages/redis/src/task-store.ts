@@ -1,0 +1,272 @@
+/**
+ * The server's TaskStore on Redis, so a task made through one process can be read, answered,
+ * cancelled and finished through any other. One hash per task (its JSON, a version for
+ * compare-and-set, the node running it) that Redis expires at the task's TTL; per owner (a digest of
+ * the owner key) a sorted set of its tasks for listing and one of its unfinished tasks for the limit;
+ * one pub/sub channel naming every task that changed. Each step is one atomic script. Whether the
+ * process running a task is alive comes from the processes' liveness keys (node-liveness.ts, the rule
+ * every part of this package uses): a task whose process is gone reads as such, and the server then
+ * marks it failed.
+ */
+
+import { createHash } from 'node:crypto';
+import type { StoredTask, TaskPage, TaskRecord, TaskStore } from '@entropic-mcp/server';
+import type { Redis } from 'ioredis';
+import { isSafeId, Keys } from './keys.js';
+import { NodeLiveness } from './node-liveness.js';
+
+export interface RedisTaskStoreOptions {
+  readonly keyPrefix?: string;
+  /** This process's id (the shared state's node id). */
+  readonly nodeId: string;
+  /**
+   * Which processes are alive (the shared state's). Without one the store keeps this process's key
+   * itself, with `nodeTtlMs` (default 10,000).
+   */
+  readonly liveness?: NodeLiveness;
+  readonly nodeTtlMs?: number;
+  readonly onError?: (error: Error) => void;
+}
+
+/**
+ * KEYS: task, active set, owner's set. ARGV: json, now, expires at, limit, task id, node, node key
+ * prefix, task key prefix, created at. Drops the owner's expired and orphaned entries first.
+ */
+const CREATE_LUA = `
+local active = KEYS[2]
+redis.call('ZREMRANGEBYSCORE', active, '-inf', ARGV[2])
+local count = 0
+for _, id in ipairs(redis.call('ZRANGE', active, 0, -1)) do
+  local node = redis.call('HGET', ARGV[8] .. id, 'n')
+  if node and redis.call('EXISTS', ARGV[7] .. node) == 1 then
+    count = count + 1
+  else
+    redis.call('ZREM', active, id)
+  end
+end
+if count >= tonumber(ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', 1, 'n', ARGV[6])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+redis.call('ZADD', active, ARGV[3], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[9], ARGV[5])
+for _, key in ipairs({active, KEYS[3]}) do
+  if redis.call('PEXPIRETIME', key) < tonumber(ARGV[3]) then redis.call('PEXPIREAT', key, ARGV[3]) end
+end
+return 1`;
+
+/** KEYS: task. ARGV: node key prefix. The JSON, the version, and whether its node is alive. */
+const READ_LUA = `
+local r = redis.call('HMGET', KEYS[1], 'd', 'v', 'n')
+if not r[1] then return false end
+return {r[1], r[2], redis.call('EXISTS', ARGV[1] .. r[3])}`;
+
+/** KEYS: task, active set. ARGV: json, version read, finished (1/0), task id, channel. */
+const WRITE_LUA = `
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v or v ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', tonumber(v) + 1)
+if ARGV[3] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
+redis.call('PUBLISH', ARGV[5], ARGV[4])
+return 1`;
+
+interface ScriptedRedis extends Redis {
+  emcpTaskCreate(task: string, active: string, owned: string, ...argv: string[]): Promise<number>;
+  emcpTaskRead(task: string, nodePrefix: string): Promise<[string, string, number] | null>;
+  emcpTaskWrite(task: string, active: string, ...argv: string[]): Promise<number>;
+}
+
+function withScripts(redis: Redis): ScriptedRedis {
+  const scripted = redis as ScriptedRedis;
+  if (typeof scripted.emcpTaskCreate !== 'function') {
+    redis.defineCommand('emcpTaskCreate', { numberOfKeys: 3, lua: CREATE_LUA });
+    redis.defineCommand('emcpTaskRead', { numberOfKeys: 1, lua: READ_LUA });
+    redis.defineCommand('emcpTaskWrite', { numberOfKeys: 2, lua: WRITE_LUA });
+  }
+  return scripted;
+}
+
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+const CURSOR = /^([0-9]{1,16})\/([A-Za-z0-9_.-]{1,200})$/;
+
+/** Owner keys hold anything (a principal, a session id): digested to fit a key name. */
+function ownerDigest(owner: string): string {
+  return createHash('sha256').update(owner).digest('hex').slice(0, 40);
+}
+
+export class RedisTaskStore implements TaskStore {
+  readonly nodeId: string;
+  readonly liveness: NodeLiveness;
+  /** Whether this store keeps the liveness key itself (no shared liveness was given). */
+  readonly #ownLiveness: boolean;
+  readonly #redis: ScriptedRedis;
+  readonly #subscriber: Redis;
+  readonly #keys: Keys;
+  readonly #listeners = new Set<(taskId: string) => void>();
+  readonly #onError: (error: Error) => void;
+  #subscribed: Promise<unknown> | undefined;
+
+  /** `redis` carries commands; `subscriber` is a connection in subscriber mode (shared with other listeners). */
+  constructor(redis: Redis, subscriber: Redis, options: RedisTaskStoreOptions) {
+    this.#redis = withScripts(redis);
+    this.#subscriber = subscriber;
+    this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
+    this.nodeId = options.nodeId;
+    this.#onError = options.onError ?? (() => {});
+    this.#ownLiveness = options.liveness === undefined;
+    this.liveness =
+      options.liveness ??
+      new NodeLiveness(redis, {
+        keyPrefix: options.keyPrefix,
+        nodeId: options.nodeId,
+        ttlMs: options.nodeTtlMs,
+      });
+    const channel = this.#keys.taskChannel;
+    subscriber.on('message', (from: string, taskId: string) => {
+      if (from !== channel) return;
+      for (const listener of [...this.#listeners]) listener(taskId);
+    });
+  }
+
+  /** Start listening for changes (and this process's liveness key, when the store keeps it). */
+  ready(): Promise<unknown> {
+    if (this.#subscribed === undefined) {
+      this.#subscribed = this.#subscriber.subscribe(this.#keys.taskChannel);
+      if (this.#ownLiveness) this.#subscribed = Promise.all([this.#subscribed, this.liveness.start()]);
+    }
+    return this.#subscribed;
+  }
+
+  async create(task: StoredTask, limit: number): Promise<boolean> {
+    const owner = ownerDigest(task.owner);
+    const created = await this.#redis.emcpTaskCreate(
+      this.#keys.task(task.taskId),
+      this.#keys.activeTasksOf(owner),
+      this.#keys.tasksOf(owner),
+      JSON.stringify(task),
+      String(Date.now()),
+      String(task.createdAt + task.ttlMs),
+      String(limit),
+      task.taskId,
+      task.node,
+      this.#keys.nodePrefix,
+      this.#keys.taskPrefix,
+      String(task.createdAt),
+    );
+    return created === 1;
+  }
+
+  async read(taskId: string): Promise<TaskRecord | undefined> {
+    if (!isSafeId(taskId)) return undefined;
+    const reply = await this.#redis.emcpTaskRead(this.#keys.task(taskId), this.#keys.nodePrefix);
+    if (reply === null) return undefined;
+    const [json, version, alive] = reply;
+    const task = JSON.parse(json) as StoredTask;
+    return { task, version: Number(version), runnerAlive: alive === 1 || !(await this.#gone(task.node)) };
+  }
+
+  async write(task: StoredTask, version: number): Promise<boolean> {
+    if (!isSafeId(task.taskId)) return false;
+    const written = await this.#redis.emcpTaskWrite(
+      this.#keys.task(task.taskId),
+      this.#keys.activeTasksOf(ownerDigest(task.owner)),
+      JSON.stringify(task),
+      String(version),
+      FINISHED.has(task.status) ? '1' : '0',
+      task.taskId,
+      this.#keys.taskChannel,
+    );
+    return written === 1;
+  }
+
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    const key = this.#keys.tasksOf(ownerDigest(owner));
+    let max = '+inf';
+    let after: { score: number; id: string } | undefined;
+    if (cursor !== undefined) {
+      const match = CURSOR.exec(cursor);
+      if (match === null) return undefined;
+      after = { score: Number(match[1]), id: match[2] as string };
+      max = String(after.score);
+    }
+    const tasks: StoredTask[] = [];
+    let offset = 0;
+    for (;;) {
+      const batch = await this.#redis.zrevrangebyscore(
+        key,
+        max,
+        '-inf',
+        'WITHSCORES',
+        'LIMIT',
+        offset,
+        limit + 16,
+      );
+      if (batch.length === 0) return { tasks };
+      offset += batch.length / 2;
+      const entries: { id: string; score: number }[] = [];
+      for (let i = 0; i < batch.length; i += 2) {
+        const id = batch[i] as string;
+        const score = Number(batch[i + 1]);
+        // Past the cursor: strictly older, or as old with a smaller id (the set's order within a score).
+        if (after !== undefined && score === after.score && id >= after.id) continue;
+        entries.push({ id, score });
+      }
+      const found = await this.#fetch(entries.map((e) => e.id));
+      const gone: string[] = [];
+      for (const [i, entry] of entries.entries()) {
+        const task = found[i];
+        if (task === undefined || task.owner !== owner) gone.push(entry.id);
+        else if (tasks.length < limit) tasks.push(task);
+        else return { tasks, nextCursor: cursorOf(tasks) };
+      }
+      if (gone.length > 0) await this.#redis.zrem(key, ...gone);
+      offset -= gone.length;
+    }
+  }
+
+  subscribe(listener: (taskId: string) => void): () => void {
+    const entry = (id: string): void => listener(id);
+    this.#listeners.add(entry);
+    this.ready().catch((error: unknown) => {
+      this.#subscribed = undefined;
+      this.#onError(error instanceof Error ? error : new Error(String(error)));
+    });
+    return () => {
+      this.#listeners.delete(entry);
+    };
+  }
+
+  /** Stop listening (and the liveness key it keeps: other processes then see its tasks as orphaned). */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    if (this.#ownLiveness) await this.liveness.stop().catch(() => undefined);
+  }
+
+  /**
+   * Whether the process `node` is gone, by the shared rule (its key absent twice, two refresh
+   * intervals apart); when Redis cannot tell, it is presumed running.
+   */
+  async #gone(node: string): Promise<boolean> {
+    try {
+      return await this.liveness.isGone(node);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The tasks of `ids`, in order (undefined for those that expired). */
+  async #fetch(ids: string[]): Promise<(StoredTask | undefined)[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const id of ids) pipeline.hget(this.#keys.task(id), 'd');
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([error, json]) => {
+      if (error !== null) throw error;
+      return typeof json === 'string' ? (JSON.parse(json) as StoredTask) : undefined;
+    });
+  }
+}
+
+function cursorOf(tasks: StoredTask[]): string | undefined {
+  const last = tasks.at(-1);
+  return last === undefined ? undefined : `${last.createdAt}/${last.taskId}`;
+}

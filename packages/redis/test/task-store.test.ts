@@ -1,0 +1,109 @@
+/** RedisTaskStore against a real redis-server: the shared TaskStore suite, then what only Redis adds. */
+
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServer } from '../../server/src/index.js';
+import { modernPeer } from '../../server/test/support/modern.js';
+import { storedTask, taskStoreSuite } from '../../server/test/support/task-store-suite.js';
+import { connectRedis, RedisTaskStore } from '../src/index.js';
+import { type RedisProcess, startRedis } from './support/redis-server.js';
+
+let server_: RedisProcess;
+let redis: Redis;
+let subscriber: Redis;
+let prefixes = 0;
+
+beforeAll(async () => {
+  server_ = await startRedis();
+  redis = await connectRedis(server_.url);
+  subscriber = await connectRedis(server_.url);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  subscriber?.disconnect();
+  await server_?.stop();
+});
+
+async function store(options: { keyPrefix?: string; nodeId?: string; nodeTtlMs?: number } = {}) {
+  const made = new RedisTaskStore(redis, subscriber, {
+    keyPrefix: options.keyPrefix ?? `t${++prefixes}:`,
+    nodeId: options.nodeId ?? `node${prefixes}`,
+    nodeTtlMs: options.nodeTtlMs,
+  });
+  await made.ready();
+  return made;
+}
+
+taskStoreSuite('RedisTaskStore', { make: () => store() });
+
+describe('RedisTaskStore on Redis', () => {
+  it('lets Redis expire a task at its TTL, and reads a task whose process stopped as orphaned', async () => {
+    const a = await store({ keyPrefix: 'live:', nodeId: 'a', nodeTtlMs: 1000 });
+    const b = await store({ keyPrefix: 'live:', nodeId: 'b', nodeTtlMs: 1000 });
+    const task = storedTask('p:x', 'a', 60_000);
+    await a.create(task, 4);
+    const ttl = await redis.pttl(`live:task:${task.taskId}`);
+    expect(ttl).toBeGreaterThan(55_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect((await b.read(task.taskId))?.runnerAlive).toBe(true);
+    // Process a stops refreshing its node key (as if it died): b sees it within the liveness period.
+    await a.liveness.stop();
+    expect((await b.read(task.taskId))?.runnerAlive).toBe(false);
+    // An orphaned task no longer counts against its owner's limit.
+    expect(await b.create(storedTask('p:x', 'b'), 1)).toBe(true);
+    await b.close();
+  });
+
+  it('never reads another prefix, and treats ids that could name other keys as unknown', async () => {
+    const mine = await store({ keyPrefix: 'mine:' });
+    const theirs = await store({ keyPrefix: 'theirs:' });
+    const task = storedTask('p:y', theirs.nodeId);
+    await theirs.create(task, 4);
+    expect(await mine.read(task.taskId)).toBeUndefined();
+    for (const hostile of [
+      `theirs:task:${task.taskId}`,
+      `../${task.taskId}`,
+      `${task.taskId}\r\nDEL x`,
+      '*',
+    ]) {
+      expect(await mine.read(hostile)).toBeUndefined();
+      expect(await theirs.read(hostile)).toBeUndefined();
+    }
+    expect(await theirs.list('p:y', 'theirs:1/x', 5)).toBeUndefined();
+    await mine.close();
+    await theirs.close();
+  });
+
+  it('writes the outcome of a task that finished while Redis was away once it is back', async () => {
+    const taskStore = await store({ keyPrefix: 'away:' });
+    const server = new McpServer({ name: 'away', version: '1.0.0' }, { tasks: { store: taskStore } });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.addTool({ name: 'job', execution: { taskSupport: 'optional' } }, async () => {
+      await gate;
+      return { content: [{ type: 'text', text: 'done while Redis was away' }] };
+    });
+    const peer = await modernPeer(server, { extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const created = await peer.modern('tools/call', { name: 'job' });
+    const taskId = (created.result as { taskId: string }).taskId;
+    await redis.save(); // the restarted server loads this snapshot: the task is still there
+    await server_.kill();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the handler ended; its write failed
+    await server_.restart();
+    let status: unknown;
+    for (let i = 0; i < 100 && status !== 'completed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const got = await peer.modern('tasks/get', { taskId });
+      status = (got.result as { status?: unknown } | undefined)?.status;
+    }
+    expect(status).toBe('completed');
+    const done = await peer.modern('tasks/get', { taskId });
+    expect(done.result).toMatchObject({ result: { content: [{ text: 'done while Redis was away' }] } });
+    await server.close();
+    await taskStore.close();
+  }, 30_000);
+});
