@@ -96,12 +96,15 @@ function register(
   undo: (() => void)[],
 ): string {
   const name = toolName(plugin, tool);
+  const setting = options.taskSupport;
+  const taskSupport = typeof setting === 'string' ? setting : (setting?.[tool.name] ?? setting?.['*']);
   const definition = {
     name,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     _meta: { [PLUGIN_META_KEY]: { plugin: plugin.name, tool: tool.name } },
     ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...(taskSupport === undefined ? {} : { execution: { taskSupport } }),
   };
   try {
     // Our own server writes a plugin's result text as it is; any other host gets plain strings.

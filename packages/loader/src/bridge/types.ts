@@ -2,6 +2,7 @@
  * The few shapes the bridge needs from an MCP server, written structurally so that the bridge depends only on
  * the public `addTool` of `@entropic-mcp/server` (whose `McpServer` satisfies `ToolHost`).
  */
+import type { TaskSupport } from '@entropic-mcp/server';
 import type { PluginDirective } from '../types.js';
 
 export interface BridgeToolDefinition {
@@ -9,6 +10,8 @@ export interface BridgeToolDefinition {
   description?: string;
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** Whether its calls run as tasks (servers without tasks ignore it). */
+  execution?: { taskSupport?: TaskSupport };
   _meta?: Record<string, unknown>;
 }
 
@@ -78,4 +81,9 @@ export interface MountOptions {
    * reaches it. Default none.
    */
   readonly contextHeaders?: readonly string[];
+  /**
+   * Whether the plugin's tools run as tasks: one value for all of them, or by the plugin's own tool
+   * names (`"*"`: the others). A task's cancellation cancels the plugin call.
+   */
+  readonly taskSupport?: TaskSupport | Readonly<Record<string, TaskSupport>>;
 }

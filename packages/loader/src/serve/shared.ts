@@ -1,16 +1,17 @@
 /**
  * What `serve --redis` adds: one connection set to Redis shared by the event store, the session
- * registry, the message router and the subscription bus, and the MRTR sealing key from the config,
- * so that any process behind the load balancer can serve any request; it warns about what such a
- * deployment lacks (a shared sealing key, a trusted proxy).
+ * registry, the message router, the subscription bus and the task store, and the MRTR sealing key
+ * from the config, so that any process behind the load balancer can serve any request; it warns
+ * about what such a deployment lacks (a shared sealing key, a trusted proxy). Task limits
+ * (`mcp.tasks`) apply with or without Redis.
  */
 
-import type { ServerOptions } from '@entropic-mcp/server';
+import type { ServerOptions, TaskOptions } from '@entropic-mcp/server';
 import type { ServeHttpOptions } from '@entropic-mcp/server/http';
 import type { ServePlan } from './config/plan.js';
 
 export interface SharedServe {
-  readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState'>;
+  readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState' | 'tasks'>;
   readonly http: Pick<ServeHttpOptions, 'sharedSessions' | 'eventStore'>;
   close(): Promise<void>;
 }
@@ -30,10 +31,23 @@ const NO_TRUSTED_PROXY =
 /** Redis refused or unreachable at start-up; the message names the URL (no password) and why. */
 export class SharedStateError extends Error {}
 
+/** `mcp.tasks` as the server's task options. */
+function taskOptions(plan: ServePlan): TaskOptions {
+  const t = plan.tasks;
+  return {
+    ...(t.maxPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: t.maxPerPrincipal }),
+    ...(t.defaultTtlMs === undefined ? {} : { defaultTtlMs: t.defaultTtlMs }),
+    ...(t.maxTtlMs === undefined ? {} : { maxTtlMs: t.maxTtlMs }),
+    ...(t.pollIntervalMs === undefined ? {} : { pollIntervalMs: t.pollIntervalMs }),
+  };
+}
+
 export async function openSharedState(plan: ServePlan, report: (text: string) => void): Promise<SharedServe> {
   const requestState =
     plan.requestStateKey === undefined ? {} : { requestState: { key: plan.requestStateKey } };
-  if (plan.redis === undefined) return { server: requestState, http: {}, close: async () => {} };
+  const tasks = taskOptions(plan);
+  if (plan.redis === undefined)
+    return { server: { ...requestState, tasks }, http: {}, close: async () => {} };
   if (plan.transport.kind !== 'http') throw new SharedStateError('--redis (or mcp.redis) needs --http');
   if (plan.requestStateKey === undefined) report(NO_SHARED_KEY);
   if ((plan.limits.trustedProxies ?? []).length === 0) report(NO_TRUSTED_PROXY);
@@ -43,9 +57,14 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
       connectionName: `entropic-mcp-${process.pid}`,
       ...(plan.redisTimeoutMs === undefined ? {} : { timeoutMs: plan.redisTimeoutMs }),
       onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
+      ...(plan.tasks.nodeTimeoutMs === undefined ? {} : { livenessMs: plan.tasks.nodeTimeoutMs }),
     });
     return {
-      server: { ...requestState, subscriptionBus: shared.subscriptionBus },
+      server: {
+        ...requestState,
+        subscriptionBus: shared.subscriptionBus,
+        tasks: { ...tasks, store: shared.taskStore },
+      },
       http: { sharedSessions: shared, eventStore: shared.eventStore },
       close: () => shared.close(),
     };

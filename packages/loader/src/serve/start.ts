@@ -15,7 +15,8 @@ import { formatBanner } from './banner.js';
 import { type ServeArgs, UsageError } from './config/args.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
-import { describeLoadFailure, loadAll } from './load-all.js';
+import { unknownTools } from './config/tasks.js';
+import { describeLoadFailure, type LoadedPlugin, loadAll } from './load-all.js';
 import type { ServeLog } from './observe/log.js';
 import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
@@ -93,6 +94,18 @@ function passwordOf(url: string | undefined): string | undefined {
   }
 }
 
+/** A `task_support` mapping that names a tool the plugin does not have is a mistake worth stopping for. */
+function refuseUnknownTaskTools(loaded: readonly LoadedPlugin[]): void {
+  for (const { plugin, entry } of loaded) {
+    const tools = plugin.tools.map((t) => t.name);
+    const strange = unknownTools(entry.taskSupport, tools);
+    if (strange.length === 0) continue;
+    throw new UsageError(
+      `task_support of ${entry.path} names ${strange.map((t) => `"${t}"`).join(', ')}, which plugin "${plugin.name}" does not have (its tools: ${tools.join(', ')})`,
+    );
+  }
+}
+
 async function closeAll(plugins: readonly Plugin[]): Promise<void> {
   await Promise.allSettled(plugins.map((p) => p.close()));
 }
@@ -164,9 +177,12 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     if (clashes.length > 0) {
       throw new ToolCollisionError(`refusing to serve clashing names:\n  ${clashes.join('\n  ')}`);
     }
-    for (const plugin of [...plugins]) {
+    refuseUnknownTaskTools(loaded);
+    for (const { plugin, entry } of loaded) {
+      if (!plugins.includes(plugin)) continue;
       try {
-        mountPlugin(server, plugin, mountOptions);
+        const taskSupport = entry.taskSupport === undefined ? {} : { taskSupport: entry.taskSupport };
+        mountPlugin(server, plugin, { ...mountOptions, ...taskSupport });
       } catch (error) {
         if (!(error instanceof ToolRegistrationError) || !plan.keepGoing) throw error;
         failures.push(`${plugin.path}: ${error.code}: ${error.message}`);
@@ -174,7 +190,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         await plugin.close();
       }
     }
-    modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root });
+    modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root }, plan.toolsModuleTasks);
     if (plan.transport.kind === 'http') {
       auth = args.auth === undefined ? undefined : await loadServeAuth(args.auth);
       for (const token of auth?.secrets ?? []) log?.secret(token);

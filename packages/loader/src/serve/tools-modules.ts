@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@entropic-mcp/server';
+import { type TaskSupportSetting, taskSupportFor } from './config/tasks.js';
 
 /** What a tools module's `register` (or default export) receives besides the server. */
 export interface ToolsModuleContext {
@@ -46,11 +47,34 @@ function registerOf(file: string, mod: Record<string, unknown>): RegisterTools {
   return fn as RegisterTools;
 }
 
-/** Imports each module in order and runs its register function; stops at the first failure. */
+/**
+ * The server as a module with a `task_support` setting sees it: its tools get the configured task
+ * support (the config wins over what the module declared). Everything else is the server itself.
+ */
+function withTaskSupport(server: McpServer, setting: TaskSupportSetting | undefined): McpServer {
+  if (setting === undefined) return server;
+  const addTool: McpServer['addTool'] = (definition, handler) => {
+    const support = taskSupportFor(setting, definition.name);
+    const configured =
+      support === undefined
+        ? definition
+        : { ...definition, execution: { ...definition.execution, taskSupport: support } };
+    return server.addTool(configured as typeof definition, handler);
+  };
+  return new Proxy(server, {
+    get: (target, key, receiver) => (key === 'addTool' ? addTool : Reflect.get(target, key, receiver)),
+  });
+}
+
+/**
+ * Imports each module in order and runs its register function; stops at the first failure.
+ * `taskSupport` gives a module's configured task support, by file.
+ */
 export async function loadToolsModules(
   files: readonly string[],
   server: McpServer,
   context: ToolsModuleContext,
+  taskSupport: ReadonlyMap<string, TaskSupportSetting> = new Map(),
 ): Promise<LoadedToolsModule[]> {
   const loaded: LoadedToolsModule[] = [];
   try {
@@ -66,7 +90,7 @@ export async function loadToolsModules(
       const register = registerOf(file, mod);
       let cleanup: unknown;
       try {
-        cleanup = await register(server, context);
+        cleanup = await register(withTaskSupport(server, taskSupport.get(file)), context);
       } catch (error) {
         throw new ToolsModuleError(`${file}: register() failed: ${(error as Error).message}`, {
           cause: error,

@@ -181,3 +181,55 @@ describe('mcp.redis and mcp.request_state_key', () => {
     );
   });
 });
+
+describe('task keys', () => {
+  it('reads task_support of plugins and tools modules, and mcp.tasks', () => {
+    const text = [
+      'mcp:',
+      '  plugins:',
+      '    - path: a.so',
+      '      task_support: optional',
+      '    - path: b.so',
+      '      task_support: { "*": forbidden, build: required }',
+      '  tools_modules:',
+      '    - ./tools.mjs',
+      '    - path: /opt/more.mjs',
+      '      task_support: { crawl: optional }',
+      '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250, node_timeout_ms: 5000 }',
+    ].join('\n');
+    const config = parseServeConfig(text, FILE);
+    expect(config.plugins.map((p) => p.taskSupport)).toEqual([
+      'optional',
+      { '*': 'forbidden', build: 'required' },
+    ]);
+    expect(config.toolsModules).toEqual([
+      { path: '/etc/app/tools.mjs' },
+      { path: '/opt/more.mjs', taskSupport: { crawl: 'optional' } },
+    ]);
+    expect(config.tasks).toEqual({
+      maxPerPrincipal: 4,
+      defaultTtlMs: 60_000,
+      maxTtlMs: 600_000,
+      pollIntervalMs: 250,
+      nodeTimeoutMs: 5000,
+    });
+  });
+
+  it('names what is wrong with them', () => {
+    const bad = (lines: string[]) => () => parseServeConfig(['mcp:', ...lines].join('\n'), FILE);
+    expect(bad(['  plugins:', '    - path: a.so', '      task_support: sometimes'])).toThrow(
+      /mcp.plugins\[0\].task_support must be "forbidden", "optional" or "required", got "sometimes"/,
+    );
+    expect(bad(['  plugins:', '    - path: a.so', '      task_support: { build: yes }'])).toThrow(
+      /mcp.plugins\[0\].task_support.build must be/,
+    );
+    expect(bad(['  tools_modules:', '    - path: t.mjs', '      task_suport: optional'])).toThrow(
+      /mcp.tools_modules\[0\] has an unknown key "task_suport"; did you mean `task_support`/,
+    );
+    expect(bad(['  tasks: { max_per_principle: 3 }'])).toThrow(
+      /mcp.tasks has an unknown key "max_per_principle"/,
+    );
+    expect(bad(['  tasks: { max_ttl_ms: 0 }'])).toThrow(/mcp.tasks.max_ttl_ms must be a positive integer/);
+    expect(bad(['  tools_modules: t.mjs'])).toThrow(/mcp.tools_modules must be a list/);
+  });
+});

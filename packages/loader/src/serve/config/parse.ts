@@ -6,6 +6,13 @@ import { isMap, LineCounter, parseDocument } from 'yaml';
 import { closest, didYouMean } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
 import { parseHttpAddress } from './args.js';
+import {
+  parseTaskLimits,
+  parseTaskSupport,
+  parseToolsModules,
+  type TaskLimits,
+  type ToolsModuleEntry,
+} from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
@@ -21,13 +28,21 @@ export class ConfigError extends Error {
   }
 }
 
-const ENTRY_KEYS = ['path', 'config', 'isolation', 'timeout_ms', 'memory_limit_mb', 'instances'];
 /** The per-client limits under `mcp`, and the option each sets. */
 const LIMIT_KEYS = {
   max_sessions_per_client: 'maxSessionsPerClient',
   max_streams_per_client: 'maxStreamsPerClient',
   max_connections_per_client: 'maxConnectionsPerClient',
 } as const;
+const ENTRY_KEYS = [
+  'path',
+  'config',
+  'isolation',
+  'timeout_ms',
+  'memory_limit_mb',
+  'instances',
+  'task_support',
+];
 const MCP_KEYS = [
   'plugins',
   'working_dir',
@@ -39,6 +54,8 @@ const MCP_KEYS = [
   ...Object.keys(LIMIT_KEYS),
   'trusted_proxies',
   'sse_keep_alive_ms',
+  'tools_modules',
+  'tasks',
 ];
 
 type Path = readonly (string | number)[];
@@ -173,6 +190,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     timeoutMs?: number;
     memoryLimitMb?: number;
     instances?: number;
+    taskSupport?: PluginEntry['taskSupport'];
   } = { path: pluginPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined)
@@ -189,13 +207,17 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   }
   if (raw.instances !== undefined)
     entry.instances = positiveInt(source, `${where}.instances`, [...at, 'instances'], raw.instances);
+  if (raw.task_support !== undefined) {
+    const fail = (message: string) => source.error(message, [...at, 'task_support']);
+    entry.taskSupport = parseTaskSupport(fail, `${where}.task_support`, raw.task_support);
+  }
   return entry;
 }
 
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
- * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key` and the
- * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`). An
+ * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key`, the
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.tools_modules` and `mcp.tasks`. An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -225,11 +247,20 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     requestStateKey?: string;
     metrics?: { host: string; port: number };
     limits: ClientLimitsConfig;
+    toolsModules?: ToolsModuleEntry[];
+    tasks?: TaskLimits;
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
     limits: parseLimits(source, mcp),
   };
+  if (mcp.tools_modules !== undefined) {
+    const fail = (message: string) => source.error(message, ['mcp', 'tools_modules']);
+    config.toolsModules = parseToolsModules(fail, file, mcp.tools_modules);
+  }
+  if (mcp.tasks !== undefined) {
+    config.tasks = parseTaskLimits((message) => source.error(message, ['mcp', 'tasks']), mcp.tasks);
+  }
   if (mcp.working_dir !== undefined)
     config.root = pluginPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
   if (mcp.server_timeout_seconds !== undefined) {

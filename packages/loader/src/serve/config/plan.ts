@@ -1,5 +1,6 @@
 // Merges the command line and the config file into one serve plan.
 import type { ServeArgs, ServeTransport } from './args.js';
+import type { TaskLimits, TaskSupportSetting } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
 /** Everything `serve` will do, merged from the command line and the config file. */
@@ -9,8 +10,12 @@ export interface ServePlan {
   /** Handed to every plugin through set_working_dir. */
   readonly root: string;
   readonly transport: ServeTransport;
-  /** JavaScript tools modules to register beside the plugins (absolute paths). */
+  /** JavaScript tools modules to register beside the plugins (absolute paths): the config's, then `--tools-module`. */
   readonly toolsModules: readonly string[];
+  /** The `task_support` of config-listed tools modules, by path. */
+  readonly toolsModuleTasks: ReadonlyMap<string, TaskSupportSetting>;
+  /** `mcp.tasks`. */
+  readonly tasks: TaskLimits;
   readonly keepGoing: boolean;
   /** Request headers plugins with the plugin context may read (lower case). */
   readonly contextHeaders: readonly string[];
@@ -53,7 +58,13 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     plugins: entries.map(withDefaults),
     root: args.root ?? file?.root ?? cwd,
     transport: args.transport,
-    toolsModules: args.toolsModules,
+    toolsModules: [...(file?.toolsModules ?? []).map((m) => m.path), ...args.toolsModules],
+    toolsModuleTasks: new Map(
+      (file?.toolsModules ?? []).flatMap((m) =>
+        m.taskSupport === undefined ? [] : [[m.path, m.taskSupport] as const],
+      ),
+    ),
+    tasks: file?.tasks ?? {},
     keepGoing: args.keepGoing,
     contextHeaders: args.contextHeaders,
     workers: args.workers ?? 1,

@@ -1,5 +1,6 @@
 // Types of a serve config file and its plugin entries.
 import type { Isolation } from '../../types.js';
+import type { TaskLimits, TaskSupportSetting, ToolsModuleEntry } from './tasks.js';
 
 /** One plugin to serve, with every path already absolute. */
 export interface PluginEntry {
@@ -15,6 +16,8 @@ export interface PluginEntry {
   readonly memoryLimitMb?: number;
   /** Instances of the plugin to run (default 1); calls go to the least busy. Instances share no state. */
   readonly instances?: number;
+  /** Whether its tools run as tasks (`task_support`), for all of them or by the plugin's tool names. */
+  readonly taskSupport?: TaskSupportSetting;
 }
 
 /** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */
@@ -46,4 +49,8 @@ export interface ServeFileConfig {
   readonly metrics?: { readonly host: string; readonly port: number };
   /** `mcp.max_sessions_per_client`, `mcp.max_streams_per_client`, `mcp.max_connections_per_client`, `mcp.trusted_proxies`. */
   readonly limits: ClientLimitsConfig;
+  /** `mcp.tools_modules`: tools modules to load before those of `--tools-module`. */
+  readonly toolsModules?: readonly ToolsModuleEntry[];
+  /** `mcp.tasks`: limits of tasks. */
+  readonly tasks?: TaskLimits;
 }
