@@ -186,3 +186,31 @@ export function lastMessage(body: string): Record<string, unknown> | undefined {
   const last = texts.at(-1);
   return last === undefined ? undefined : (JSON.parse(last) as Record<string, unknown>);
 }
+
+export const MODERN_VERSION = '2026-07-28';
+/** The client capabilities of a 2026-07-28 request that takes tasks (and can answer elicitations). */
+export const TASKS_CLIENT = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/**
+ * A 2026-07-28 request: the `_meta` envelope declaring `capabilities`, and the routing headers
+ * (`Mcp-Method`, and `Mcp-Name` for tools/call and the task methods). The answer and its message.
+ */
+export async function modernRequest(
+  endpoint: string,
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = TASKS_CLIENT,
+): Promise<RawAnswer & { message: Record<string, unknown> | undefined }> {
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  const extra: Record<string, string> = { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method };
+  if (typeof name === 'string') extra['mcp-name'] = name;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1.0.0' },
+  };
+  const body = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } };
+  const answer = await rawRequest(endpoint, 'POST', body, undefined, extra);
+  return { ...answer, message: lastMessage(answer.body) };
+}

@@ -34,6 +34,8 @@ export interface ScaleCluster {
 export interface ScaleClusterOptions {
   /** More `serve` arguments for every node (an auth token file, another tools module, …). */
   readonly args?: readonly string[];
+  /** More lines of the shared config file under `mcp:` (indented by two spaces already). */
+  readonly mcp?: readonly string[];
 }
 
 export async function startScaleCluster(
@@ -43,7 +45,8 @@ export async function startScaleCluster(
   const dir = tempDir('scale');
   const config = join(dir, 'entropic.yaml');
   // Separate processes share the key that seals multi-round-trip requestState through the config.
-  writeFileSync(config, `mcp:\n  request_state_key: ${randomBytes(24).toString('hex')}\n`);
+  const lines = [`  request_state_key: ${randomBytes(24).toString('hex')}`, ...(options.mcp ?? [])];
+  writeFileSync(config, `mcp:\n${lines.join('\n')}\n`);
   const redis = await startRedis();
   const nodes: HttpServer[] = [];
   const args = [
