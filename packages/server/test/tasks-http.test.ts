@@ -1,0 +1,105 @@
+/**
+ * Tasks over real HTTP with `bearerAuth`: a task belongs to the principal of the token that made it,
+ * in both eras — another token's caller gets "not found" for its id on every task method, the same
+ * token through another session or another POST gets it — and the running-tasks limit is per principal.
+ */
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.js';
+import { McpServer } from '../src/index.js';
+import { envelope } from './support/modern-envelope.js';
+import { modernHeaders, postModern } from './support/modern-wire.js';
+
+const ALICE = 'alice-token-0123456789abcdef';
+const BOB = 'bob-token-0123456789abcdef-b';
+const DECLARED = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+let srv: HttpServerHandle;
+let ids = 0;
+
+beforeAll(async () => {
+  const mcp = new McpServer({ name: 'tasks-http', version: '1.0.0' }, { tasks: { maxTasksPerPrincipal: 2 } });
+  mcp.addTool(
+    { name: 'hold', execution: { taskSupport: 'optional' } },
+    (_args, ctx) => new Promise((_resolve, reject) => ctx.onAbort(() => reject(new Error('stopped')))),
+  );
+  srv = await serveHttp(mcp, { auth: bearerAuth({ tokens: [ALICE, BOB] }) });
+});
+
+afterAll(async () => {
+  await srv?.close();
+});
+
+/** A 2026-07-28 request with `token`: the answer's JSON-RPC message. */
+async function modern(token: string, method: string, params: Record<string, unknown>) {
+  const body = { jsonrpc: '2.0', id: ++ids, method, params: { ...params, _meta: envelope(DECLARED) } };
+  const headers: Record<string, string> = { ...modernHeaders(body), authorization: `Bearer ${token}` };
+  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
+  return (await postModern(srv.url, body, headers)).message;
+}
+
+/** A 2025-11-25 session opened with `token`: a function sending one request in it. */
+async function legacySession(token: string) {
+  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const auth = { ...base, authorization: `Bearer ${token}` };
+  const init = await fetch(srv.url, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
+  });
+  const session = init.headers.get('mcp-session-id') as string;
+  await init.text();
+  const headers = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  return async (method: string, params: Record<string, unknown>) => {
+    const body = { jsonrpc: '2.0', id: ++ids, method, params };
+    return (await postModern(srv.url, body, headers)).message;
+  };
+}
+
+describe('tasks over HTTP belong to the principal', () => {
+  it('another principal gets "not found" for a task id, in both eras; the same principal anywhere gets the task', async () => {
+    const made = (await modern(ALICE, 'tools/call', { name: 'hold', arguments: {} }))?.result as Record<
+      string,
+      unknown
+    >;
+    const taskId = made.taskId as string;
+    expect(made).toMatchObject({ resultType: 'task', status: 'working' });
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+    ] as const) {
+      expect((await modern(BOB, method, params))?.error, method).toMatchObject({ code: -32602 });
+    }
+    // Alice's 2025 session (another connection, another era) sees it; Bob's does not, nor in tasks/list.
+    const alice = await legacySession(ALICE);
+    const bob = await legacySession(BOB);
+    expect((await alice('tasks/get', { taskId }))?.result).toMatchObject({ taskId, status: 'working' });
+    expect((await bob('tasks/get', { taskId }))?.error).toMatchObject({ code: -32602 });
+    expect((await bob('tasks/result', { taskId }))?.error).toMatchObject({ code: -32602 });
+    expect((await bob('tasks/list', {}))?.result).toEqual({ tasks: [] });
+    const listed = (await alice('tasks/list', {}))?.result as { tasks: { taskId: string }[] } | undefined;
+    expect(listed?.tasks.map((t) => t.taskId)).toEqual([taskId]);
+
+    // The limit counts per principal: Alice may have two running; Bob is not held back by hers.
+    expect((await alice('tools/call', { name: 'hold', arguments: {}, task: {} }))?.result).toHaveProperty(
+      'task',
+    );
+    expect((await modern(ALICE, 'tools/call', { name: 'hold', arguments: {} }))?.error).toMatchObject({
+      code: -32000,
+    });
+    expect((await bob('tools/call', { name: 'hold', arguments: {}, task: {} }))?.result).toHaveProperty(
+      'task',
+    );
+    expect((await modern(ALICE, 'tasks/cancel', { taskId }))?.result).toMatchObject({
+      resultType: 'complete',
+    });
+    expect((await modern(ALICE, 'tools/call', { name: 'hold', arguments: {} }))?.result).toMatchObject({
+      resultType: 'task',
+    });
+  });
+});
