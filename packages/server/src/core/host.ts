@@ -6,7 +6,7 @@
 
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
 import type { Capability } from './declared.js';
-import type { ExtensionRegistry } from './extensions/registry.js';
+import type { NotificationContext, RequestHook } from './extensions/types.js';
 import type { Era, HandlerContext, InputRequest, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { StateSealer } from './modern/sealer.js';
 import type { ResolvedOptions } from './options.js';
@@ -43,11 +43,42 @@ export interface ServerCore {
    */
   capabilities(era: Era): Record<string, unknown>;
   /** Declared extensions, custom notifications, request hooks. */
-  readonly extensions: ExtensionRegistry;
+  readonly extensions: Extensions;
   /** The tasks of this server, once a tool that can run as a task was added. */
   readonly tasks: Tasks | undefined;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;
+}
+
+/** A notification handler as the session calls it: params without `_meta`, already checked. */
+export interface NotificationEntry {
+  readonly eras: readonly Era[];
+  /** May return a promise; a refusal (bad params) or a throw is reported, never answered. */
+  run(params: Record<string, unknown> | undefined, ctx: NotificationContext): unknown;
+}
+
+/**
+ * A `subscriptions/listen` filter field an extension adds (2026-07-28): it checks the value the
+ * client asked for (throw an McpError to refuse), says what is granted, and starts delivering.
+ */
+export interface ListenFilter {
+  /** The granted value (shown in the acknowledgement), or undefined to grant nothing. */
+  grant(value: unknown, req: MethodContext): unknown;
+  /** Start sending notifications for the granted value on this listen request; returns the stop. */
+  start(granted: unknown, req: MethodContext, meta: Record<string, unknown>): () => void;
+}
+
+/** What the core reads of the extension registry (`ExtensionRegistry`). */
+export interface Extensions {
+  /** The hooks, in the order added; a new array on every change. */
+  readonly hooks: readonly RequestHook[];
+  readonly notifications: Map<string, NotificationEntry>;
+  readonly nameParams: Map<string, string>;
+  readonly listenFilters: Map<string, ListenFilter>;
+  has(id: string): boolean;
+  /** `capabilities.extensions`, or undefined when nothing is declared. */
+  capability(): Record<string, unknown> | undefined;
+  declare(id: string, settings?: Record<string, unknown>): () => void;
 }
 
 /** What registration needs of the server: its registries and a way to announce a change. */

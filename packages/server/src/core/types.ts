@@ -1,7 +1,6 @@
 /** Protocol shapes the public API speaks in (MCP 2025-11-25). JSON Schema is plain data. */
 
 import type { JsonSchema, SchemaCandidate } from './schema-types.js';
-import type { TaskSupport } from './tasks/types.js';
 
 export type { JsonSchema };
 export type Meta = Record<string, unknown>;
@@ -125,6 +124,9 @@ export interface ToolResult<Structured = Record<string, unknown>> {
   isError?: boolean;
   _meta?: Meta;
 }
+
+/** Whether a tool's calls run as tasks: never (the default), when the client can, or only as tasks. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 export interface ToolAnnotations {
   title?: string;

@@ -6,13 +6,13 @@
 
 import { LocalError } from '../errors.js';
 import type { Era, Registration } from '../handler-types.js';
-import type { MethodContext, MethodRun, MethodSpec, ServerHost } from '../host.js';
+import type { MethodContext, MethodRun, MethodSpec, NotificationEntry, ServerHost } from '../host.js';
 import { isThenable } from '../later.js';
 import { andThen, invalidParams } from '../methods/params.js';
 import type { ToolSchema } from '../schema-types.js';
 import { Accepted, type CompiledToolSchema, compileToolSchema, type Verdict } from '../tool-schema.js';
 import { missingExtension } from './client.js';
-import type { NotificationEntry } from './registry.js';
+
 import type {
   MethodDefinition,
   MethodHandler,

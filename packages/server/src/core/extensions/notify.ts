@@ -6,10 +6,11 @@
 
 import type { MessageContext } from '../../transport/types.js';
 import type { Era } from '../handler-types.js';
+import type { NotificationEntry } from '../host.js';
 import { readEnvelope } from '../modern/envelope.js';
 import type { ClientContext } from '../protocol.js';
 import { clientExtension } from './client.js';
-import type { NotificationEntry } from './registry.js';
+
 import type { NotificationContext } from './types.js';
 
 function headerOf(context: MessageContext | undefined, name: string): string | undefined {

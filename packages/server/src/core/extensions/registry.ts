@@ -6,32 +6,13 @@
  */
 
 import { LocalError } from '../errors.js';
-import type { Era } from '../handler-types.js';
-import type { MethodContext } from '../host.js';
-import type { NotificationContext, RequestHook } from './types.js';
-
-/** A notification handler as the session calls it: params without `_meta`, already checked. */
-export interface NotificationEntry {
-  readonly eras: readonly Era[];
-  /** May return a promise; a refusal (bad params) or a throw is reported, never answered. */
-  run(params: Record<string, unknown> | undefined, ctx: NotificationContext): unknown;
-}
-
-/**
- * A `subscriptions/listen` filter field an extension adds (2026-07-28): it checks the value the
- * client asked for (throw an McpError to refuse), says what is granted, and starts delivering.
- */
-export interface ListenFilter {
-  /** The granted value (shown in the acknowledgement), or undefined to grant nothing. */
-  grant(value: unknown, req: MethodContext): unknown;
-  /** Start sending notifications for the granted value on this listen request; returns the stop. */
-  start(granted: unknown, req: MethodContext, meta: Record<string, unknown>): () => void;
-}
+import type { Extensions, ListenFilter, NotificationEntry } from '../host.js';
+import type { RequestHook } from './types.js';
 
 /** Extension ids: a reverse-DNS-like prefix, a slash, and a name (as `_meta` keys are named). */
 const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-export class ExtensionRegistry {
+export class ExtensionRegistry implements Extensions {
   readonly #declared = new Map<string, Record<string, unknown>>();
   readonly notifications = new Map<string, NotificationEntry>();
   readonly nameParams = new Map<string, string>();

@@ -6,7 +6,7 @@
  */
 
 import { missingExtension } from '../extensions/client.js';
-import type { ListenFilter } from '../extensions/registry.js';
+import type { ListenFilter } from '../host.js';
 import { invalidParams } from '../methods/params.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';

@@ -5,9 +5,14 @@
  * id. Another owner asking for a task id gets "not found".
  */
 
-import type { MethodContext } from '../host.js';
+/** What says whose a request is (a request, `MethodContext`, has it all). */
+export interface Requester {
+  readonly principal: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly session: { readonly ephemeral: boolean; readonly connectionKey: string };
+}
 
-export function ownerOf(req: MethodContext): string {
+export function ownerOf(req: Requester): string {
   if (req.principal !== undefined) return `p:${req.principal}`;
   if (req.sessionId !== undefined) return `s:${req.sessionId}`;
   if (req.session.ephemeral) return 'anonymous';

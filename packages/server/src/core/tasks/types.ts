@@ -8,8 +8,7 @@ import type { Era, InputRequest } from '../handler-types.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** Whether a tool can run as a task: never (the default), when the client can, or only as a task. */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+export type { TaskSupport } from '../types.js';
 
 /** One task as every process stores and reads it: plain JSON, times in epoch milliseconds. */
 export interface StoredTask {
