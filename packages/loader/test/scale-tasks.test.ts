@@ -27,7 +27,7 @@ beforeAll(async () => {
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
       '  tasks:',
       '    poll_interval_ms: 100',
-      `    node_timeout_ms: ${NODE_TIMEOUT_MS}`,
+      `  node_timeout_ms: ${NODE_TIMEOUT_MS}`,
     ],
   });
 }, 120_000);

@@ -57,7 +57,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
       connectionName: `entropic-mcp-${process.pid}`,
       ...(plan.redisTimeoutMs === undefined ? {} : { timeoutMs: plan.redisTimeoutMs }),
       onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
-      ...(plan.tasks.nodeTimeoutMs === undefined ? {} : { livenessMs: plan.tasks.nodeTimeoutMs }),
+      ...(plan.nodeTimeoutMs === undefined ? {} : { nodeTtlMs: plan.nodeTimeoutMs }),
     });
     return {
       server: {

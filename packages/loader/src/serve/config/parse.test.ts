@@ -112,7 +112,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, tools_modules, tasks)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks)',
     ],
     [
       'a near miss at the top level',
@@ -195,7 +195,8 @@ describe('task keys', () => {
       '    - ./tools.mjs',
       '    - path: /opt/more.mjs',
       '      task_support: { crawl: optional }',
-      '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250, node_timeout_ms: 5000 }',
+      '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250 }',
+      '  node_timeout_ms: 5000',
     ].join('\n');
     const config = parseServeConfig(text, FILE);
     expect(config.plugins.map((p) => p.taskSupport)).toEqual([
@@ -211,8 +212,8 @@ describe('task keys', () => {
       defaultTtlMs: 60_000,
       maxTtlMs: 600_000,
       pollIntervalMs: 250,
-      nodeTimeoutMs: 5000,
     });
+    expect(config.nodeTimeoutMs).toBe(5000);
   });
 
   it('names what is wrong with them', () => {

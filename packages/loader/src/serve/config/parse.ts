@@ -54,6 +54,7 @@ const MCP_KEYS = [
   ...Object.keys(LIMIT_KEYS),
   'trusted_proxies',
   'sse_keep_alive_ms',
+  'node_timeout_ms',
   'tools_modules',
   'tasks',
 ];
@@ -217,7 +218,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
  * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key`, the
- * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.tools_modules` and `mcp.tasks`. An
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules` and `mcp.tasks`. An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -249,6 +250,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     limits: ClientLimitsConfig;
     toolsModules?: ToolsModuleEntry[];
     tasks?: TaskLimits;
+    nodeTimeoutMs?: number;
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
@@ -257,6 +259,11 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   if (mcp.tools_modules !== undefined) {
     const fail = (message: string) => source.error(message, ['mcp', 'tools_modules']);
     config.toolsModules = parseToolsModules(fail, file, mcp.tools_modules);
+  }
+  if (mcp.node_timeout_ms !== undefined) {
+    const at = ['mcp', 'node_timeout_ms'];
+    config.nodeTimeoutMs = positiveInt(source, 'mcp.node_timeout_ms', at, mcp.node_timeout_ms);
+    if (config.nodeTimeoutMs < 1000) throw source.error('mcp.node_timeout_ms must be at least 1000', at);
   }
   if (mcp.tasks !== undefined) {
     config.tasks = parseTaskLimits((message) => source.error(message, ['mcp', 'tasks']), mcp.tasks);

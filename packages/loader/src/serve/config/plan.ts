@@ -16,6 +16,8 @@ export interface ServePlan {
   readonly toolsModuleTasks: ReadonlyMap<string, TaskSupportSetting>;
   /** `mcp.tasks`. */
   readonly tasks: TaskLimits;
+  /** `mcp.node_timeout_ms`: with Redis, how long a silent process is still taken for running. */
+  readonly nodeTimeoutMs?: number;
   readonly keepGoing: boolean;
   /** Request headers plugins with the plugin context may read (lower case). */
   readonly contextHeaders: readonly string[];
@@ -65,6 +67,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
       ),
     ),
     tasks: file?.tasks ?? {},
+    ...optional('nodeTimeoutMs', file?.nodeTimeoutMs),
     keepGoing: args.keepGoing,
     contextHeaders: args.contextHeaders,
     workers: args.workers ?? 1,

@@ -19,8 +19,6 @@ export interface TaskLimits {
   readonly defaultTtlMs?: number;
   readonly maxTtlMs?: number;
   readonly pollIntervalMs?: number;
-  /** With Redis: how long a process that stopped refreshing its node key still counts as alive. */
-  readonly nodeTimeoutMs?: number;
 }
 
 const SUPPORT: readonly string[] = ['forbidden', 'optional', 'required'];
@@ -29,7 +27,6 @@ const LIMIT_KEYS: Record<string, keyof TaskLimits> = {
   default_ttl_ms: 'defaultTtlMs',
   max_ttl_ms: 'maxTtlMs',
   poll_interval_ms: 'pollIntervalMs',
-  node_timeout_ms: 'nodeTimeoutMs',
 };
 
 type Fail = (message: string) => Error;

@@ -53,4 +53,6 @@ export interface ServeFileConfig {
   readonly toolsModules?: readonly ToolsModuleEntry[];
   /** `mcp.tasks`: limits of tasks. */
   readonly tasks?: TaskLimits;
+  /** `mcp.node_timeout_ms`: with Redis, how long a silent process is still taken for running. */
+  readonly nodeTimeoutMs?: number;
 }
