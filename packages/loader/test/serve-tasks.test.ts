@@ -15,6 +15,7 @@ import {
   connectHttp,
   type HttpServer,
   LOADER_ROOT,
+  REPO_ROOT,
   runServe,
   startHttp,
   tempDir,
@@ -22,6 +23,7 @@ import {
 } from './support/serve-helpers.js';
 
 const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
+const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');
 let server: HttpServer;
 let ids = 0;
 
@@ -36,6 +38,8 @@ beforeAll(async () => {
       `    - path: ${fixture('crashy')}`,
       '      timeout_ms: 120000',
       '      task_support: { sleep: optional }',
+      `    - path: ${SLOW}`,
+      '      task_support: optional',
       '  tools_modules:',
       `    - path: ${TOOLS}`,
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
@@ -59,9 +63,16 @@ async function modern(method: string, params: Record<string, unknown>) {
 }
 
 async function settle(taskId: string, until: (status: unknown) => boolean): Promise<Record<string, unknown>> {
+  return watch(taskId, (task) => until(task.status));
+}
+
+async function watch(
+  taskId: string,
+  until: (task: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   for (let i = 0; i < 300; i++) {
     const task = await modern('tasks/get', { taskId });
-    if (until(task.status)) return task;
+    if (until(task)) return task;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`task ${taskId} did not settle`);
@@ -114,6 +125,35 @@ describe('serve task_support', () => {
     );
     expect(before.calls).toBeGreaterThan(1);
     expect(after.calls).toBe(1);
+  }, 60_000);
+
+  it("turns a C plugin's progress into the status message of its task, and a cancel stops its count", async () => {
+    const created = await modern('tools/call', { name: 'slow.count', arguments: { to: 200, delay_ms: 50 } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const reporting = await watch(
+      created.taskId as string,
+      (t) => t.status !== 'working' || t.statusMessage !== undefined,
+    );
+    expect(reporting).toMatchObject({
+      status: 'working',
+      statusMessage: expect.stringMatching(/^counted \d+ of 200$/),
+    });
+    expect(await modern('tasks/cancel', { taskId: created.taskId })).toMatchObject({
+      resultType: 'complete',
+    });
+    expect(await settle(created.taskId as string, (s) => s !== 'working')).toMatchObject({
+      status: 'cancelled',
+    });
+    // The plugin stopped counting when the call was cancelled (its one instance would otherwise be busy
+    // for the 9 s of count left), and its host goes on serving.
+    const started = Date.now();
+    const again = await modern('tools/call', { name: 'slow.count', arguments: { to: 2, delay_ms: 1 } });
+    const done =
+      again.resultType === 'task'
+        ? await settle(again.taskId as string, (s) => s !== 'working')
+        : { result: again };
+    expect(done.result).toMatchObject({ structuredContent: { count: 2, cancelled: false } });
+    expect(Date.now() - started).toBeLessThan(5000);
   }, 60_000);
 
   it('runs the same C tool and a tools-module tool as 2025-11-25 tasks through the SDK v1 client', async () => {
