@@ -1,7 +1,8 @@
-/** Pieces the `inspect` and `call` commands share: option parsing, error printing, crash containment. */
+/** Pieces the CLI commands share: option parsing, error printing, crash containment. */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { PluginError } from './errors.js';
 import type { Isolation } from './types.js';
 
@@ -16,10 +17,31 @@ export function isolationOf(value: string | undefined): Isolation {
   throw new UsageError(`--isolation must be process or none, got "${value}"`);
 }
 
+/**
+ * A command's options and positionals; an unknown or malformed option is a `UsageError` (one line and the
+ * hint, as every usage error of the CLI).
+ */
+export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>> {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /** A plugin path from the command line: relative paths are taken from the current directory. */
-export function pluginPath(value: string | undefined, _usage?: string): string {
+export function pluginPath(value: string | undefined): string {
   if (value === undefined) throw new UsageError('missing PLUGIN.so');
   return resolve(value);
+}
+
+/** The one PLUGIN.so a command takes (`inspect`, `verify-plugin`); anything after it is a usage error. */
+export function onePluginPath(positionals: readonly string[]): string {
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  return pluginPath(positionals[0]);
 }
 
 export function parseJson(text: string, what: string): unknown {
@@ -36,7 +58,7 @@ export function usageHint(command: string): string {
 }
 
 /** Prints an error the way every command does; returns the exit status. */
-export function report(command: string, error: unknown, _usage?: string): number {
+export function report(command: string, error: unknown): number {
   if (error instanceof UsageError) {
     process.stderr.write(`entropic-mcp ${command}: ${error.message}\n${usageHint(command)}`);
     return 2;
@@ -68,7 +90,7 @@ export function runContained(command: string, argv: string[]): number | undefine
     stdio: 'inherit',
     env: { ...process.env, [CHILD_ENV]: '1' },
   });
-  if (child.error !== undefined) return report(command, child.error, '');
+  if (child.error !== undefined) return report(command, child.error);
   if (child.signal !== null) {
     process.stderr.write(
       `entropic-mcp ${command}: ENTROPIC_PLUGIN_CRASHED: the plugin killed the process with ${child.signal} ` +

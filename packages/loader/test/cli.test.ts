@@ -184,6 +184,26 @@ describe('entropic-mcp', () => {
     [['call', fixture('crashy')], 'entropic-mcp call: missing TOOL', 'run `entropic-mcp call --help`'],
     [['inspect'], 'entropic-mcp inspect: missing PLUGIN.so', 'run `entropic-mcp inspect --help`'],
     [
+      ['inspect', '--jsn'],
+      "entropic-mcp inspect: Unknown option '--jsn'",
+      'run `entropic-mcp inspect --help`',
+    ],
+    [
+      ['call', '--timout', '5'],
+      "entropic-mcp call: Unknown option '--timout'",
+      'run `entropic-mcp call --help`',
+    ],
+    [
+      ['verify-plugin', 'a.so', 'b.so'],
+      'entropic-mcp verify-plugin: unexpected arguments: b.so',
+      'run `entropic-mcp verify-plugin --help`',
+    ],
+    [
+      ['verify-plugin', '--jsn'],
+      "entropic-mcp verify-plugin: Unknown option '--jsn'",
+      'run `entropic-mcp verify-plugin --help`',
+    ],
+    [
       ['new-plugin'],
       'entropic-mcp new-plugin: expected exactly one NAME',
       'run `entropic-mcp new-plugin --help`',

@@ -6,8 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { report, UsageError } from '../cli-shared.js';
+import { parseCommandArgs, report, UsageError } from '../cli-shared.js';
 import { hostCandidates, PACKAGE_NAME, packageRoot, platformLabel, resolveAddon } from '../native-files.js';
 
 const USAGE = 'usage: entropic-mcp build-native [-- NODE_GYP_ARGS...]\n';
@@ -33,11 +32,7 @@ function present(): { addon: boolean; host: boolean } {
 export async function run(argv: string[]): Promise<number> {
   let rest: string[];
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { help: { type: 'boolean', short: 'h' } },
-    });
+    const { values, positionals } = parseCommandArgs(argv, { help: { type: 'boolean', short: 'h' } });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
@@ -46,11 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     rest = dashes === -1 ? [] : argv.slice(dashes + 1);
     if (positionals.length > rest.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   } catch (error) {
-    return report(
-      'build-native',
-      error instanceof UsageError ? error : new UsageError((error as Error).message),
-      USAGE,
-    );
+    return report('build-native', error);
   }
   const started = Date.now();
   process.stderr.write(

@@ -2,9 +2,16 @@
  * `entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] [--isolation process|none]
  * [--timeout MS] [--no-validate]`: one call, checked first like `serve` would check it; prints the answer.
  */
-import { parseArgs } from 'node:util';
 import { checkCall } from '../call-check.js';
-import { isolationOf, parseJson, pluginPath, report, runContained, UsageError } from '../cli-shared.js';
+import {
+  isolationOf,
+  parseCommandArgs,
+  parseJson,
+  pluginPath,
+  report,
+  runContained,
+  UsageError,
+} from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
 import type { LoadOptions } from '../types.js';
 
@@ -44,24 +51,20 @@ function timeoutOf(value: string | undefined): number | undefined {
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        config: { type: 'string' },
-        cwd: { type: 'string' },
-        isolation: { type: 'string' },
-        timeout: { type: 'string' },
-        'no-validate': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const { values, positionals } = parseCommandArgs(argv, {
+      config: { type: 'string' },
+      cwd: { type: 'string' },
+      isolation: { type: 'string' },
+      timeout: { type: 'string' },
+      'no-validate': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
     }
     const [file, tool, argsText, ...extra] = positionals;
-    const path = pluginPath(file, USAGE);
+    const path = pluginPath(file);
     if (tool === undefined) throw new UsageError('missing TOOL');
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const args = argsText === undefined ? {} : parseJson(argsText, 'ARGS_JSON');
@@ -91,6 +94,6 @@ export async function run(argv: string[]): Promise<number> {
       await plugin.close();
     }
   } catch (error) {
-    return report('call', error, USAGE);
+    return report('call', error);
   }
 }

@@ -1,6 +1,12 @@
 /** `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]`: load, check, describe. */
-import { parseArgs } from 'node:util';
-import { isolationOf, pluginPath, report, runContained, UsageError } from '../cli-shared.js';
+import {
+  isolationOf,
+  onePluginPath,
+  parseCommandArgs,
+  report,
+  runContained,
+  UsageError,
+} from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
 import type { Plugin } from '../types.js';
 
@@ -61,23 +67,17 @@ function instancesOf(value: string | undefined): number {
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        isolation: { type: 'string' },
-        instances: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const { values, positionals } = parseCommandArgs(argv, {
+      isolation: { type: 'string' },
+      instances: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length > 1)
-      throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
-    const path = pluginPath(positionals[0], USAGE);
+    const path = onePluginPath(positionals);
     const isolation = isolationOf(values.isolation);
     if (isolation === 'none') {
       const contained = runContained('inspect', argv);
@@ -96,6 +96,6 @@ export async function run(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    return report('inspect', error, USAGE);
+    return report('inspect', error);
   }
 }

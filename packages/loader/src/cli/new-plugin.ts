@@ -4,8 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { usageHint } from '../cli-shared.js';
+import { parseCommandArgs, report, UsageError } from '../cli-shared.js';
 
 const USAGE = `usage: entropic-mcp new-plugin NAME [--dir DIR] [--plain]
 
@@ -83,25 +82,20 @@ export async function scaffoldPlugin(
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
-  } catch (err) {
-    process.stderr.write(`entropic-mcp new-plugin: ${(err as Error).message}\n${usageHint('new-plugin')}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const [name, ...extra] = parsed.positionals;
-  if (name === undefined || extra.length > 0) {
-    process.stderr.write(`entropic-mcp new-plugin: expected exactly one NAME\n${usageHint('new-plugin')}`);
-    return 2;
-  }
-  const target = resolve(parsed.values.dir ?? '.', name);
-  try {
-    const files = await scaffoldPlugin(name, target, parsed.values.plain ? 'plain' : 'context');
+    const { values, positionals } = parseCommandArgs(argv, {
+      dir: { type: 'string' },
+      plain: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const [name, ...extra] = positionals;
+    if (name === undefined || extra.length > 0) throw new UsageError('expected exactly one NAME');
+    const target = resolve(values.dir ?? '.', name);
+    const files = await scaffoldPlugin(name, target, values.plain ? 'plain' : 'context');
     const shown = relative(process.cwd(), target) || '.';
     process.stdout.write(
       `created ${target}\n${files.map((f) => `  ${f}\n`).join('')}\nnext:\n` +
@@ -109,17 +103,7 @@ export async function run(argv: string[]): Promise<number> {
         `  entropic-mcp serve --plugin "${join(target, 'build', `lib${name}.so`)}"\n`,
     );
     return 0;
-  } catch (err) {
-    process.stderr.write(`entropic-mcp new-plugin: ${(err as Error).message}\n`);
-    return 1;
+  } catch (error) {
+    return report('new-plugin', error);
   }
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { dir: { type: 'string' }, plain: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
 }

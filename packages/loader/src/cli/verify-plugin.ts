@@ -1,6 +1,5 @@
 /** `entropic-mcp verify-plugin PLUGIN.so [--json]`: a plugin library's symbols against the ABI lock, without loading it. */
-import { parseArgs } from 'node:util';
-import { pluginPath, report, UsageError } from '../cli-shared.js';
+import { onePluginPath, parseCommandArgs, report } from '../cli-shared.js';
 import { checkSymbols, type SymbolVerdict, symbolsOk } from '../verify/check-symbols.js';
 
 const USAGE = 'usage: entropic-mcp verify-plugin PLUGIN.so [--json]\n';
@@ -48,24 +47,21 @@ function lines(path: string, v: SymbolVerdict): string[] {
 
 export async function run(argv: string[]): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    const { values, positionals } = parseCommandArgs(argv, {
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       process.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length > 1)
-      throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
-    const path = pluginPath(positionals[0], USAGE);
+    const path = onePluginPath(positionals);
     const verdict = checkSymbols(path);
     const ok = symbolsOk(verdict);
     if (values.json) process.stdout.write(`${JSON.stringify({ path, ok, ...verdict }, null, 2)}\n`);
     else (ok ? process.stdout : process.stderr).write(`${lines(path, verdict).join('\n')}\n`);
     return ok ? 0 : 1;
   } catch (error) {
-    return report('verify-plugin', error, USAGE);
+    return report('verify-plugin', error);
   }
 }
