@@ -14,7 +14,7 @@ import type { Kind, RegistryHost } from './host.js';
 import type { PromptEntry, Registry, ToolEntry } from './registry.js';
 import { wireOf } from './registry.js';
 import type { SchemaCandidate } from './schema-types.js';
-import { compileToolSchema } from './tool-schema.js';
+import { compileOptionalSchema } from './tool-schema.js';
 import type { JsonSchema, PromptArgument, ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
 
@@ -30,7 +30,8 @@ function requireString(value: unknown, what: string): string {
   return value;
 }
 
-function requireFunction(value: unknown, what: string): void {
+/** Refuses a handler, reader or callback that is not a function; `what` names it. */
+export function requireFunction(value: unknown, what: string): void {
   if (typeof value !== 'function') throw new LocalError('INVALID_ARGUMENT', `${what} must be a function`);
 }
 
@@ -115,14 +116,16 @@ function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandid
       `the execution.taskSupport of tool "${definition.name}" must be "forbidden", "optional" or "required", got ${JSON.stringify(taskSupport)}`,
     );
   }
-  const input =
-    definition.inputSchema === undefined
-      ? undefined
-      : compileToolSchema(definition.inputSchema, `inputSchema of tool "${definition.name}"`, 'input');
-  const output =
-    definition.outputSchema === undefined
-      ? undefined
-      : compileToolSchema(definition.outputSchema, `outputSchema of tool "${definition.name}"`, 'output');
+  const input = compileOptionalSchema(
+    definition.inputSchema,
+    `inputSchema of tool "${definition.name}"`,
+    'input',
+  );
+  const output = compileOptionalSchema(
+    definition.outputSchema,
+    `outputSchema of tool "${definition.name}"`,
+    'output',
+  );
   const wire = wireOf(
     {
       ...definition,
@@ -226,10 +229,7 @@ function buildPrompt<A extends SchemaCandidate | undefined>(
   if (d.arguments !== undefined && !Array.isArray(d.arguments)) {
     throw new LocalError('INVALID_ARGUMENT', `the arguments of prompt "${d.name}" must be an array`);
   }
-  const schema =
-    d.argsSchema === undefined
-      ? undefined
-      : compileToolSchema(d.argsSchema, `argsSchema of prompt "${d.name}"`, 'input');
+  const schema = compileOptionalSchema(d.argsSchema, `argsSchema of prompt "${d.name}"`, 'input');
   const listed = schema === undefined ? d.arguments : promptArguments(schema.wire, d.name);
   const required = (listed ?? []).filter((a) => a.required === true).map((a) => a.name);
   return {

@@ -65,6 +65,15 @@ export function compileToolSchema(
   return { wire: schema, check: compileSchema(schema, what) };
 }
 
+/** `compileToolSchema` of a schema a definition may leave out (then there is nothing to compile). */
+export function compileOptionalSchema(
+  schema: unknown,
+  what: string,
+  side: 'input' | 'output',
+): CompiledToolSchema | undefined {
+  return schema === undefined ? undefined : compileToolSchema(schema, what, side);
+}
+
 /** A library schema object (or any function) where only JSON data belongs. */
 function isSchemaObject(value: unknown): boolean {
   if (typeof value === 'function') return true;

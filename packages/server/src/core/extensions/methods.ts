@@ -9,8 +9,9 @@ import type { Era, Registration } from '../handler-types.js';
 import type { MethodContext, MethodRun, MethodSpec, NotificationEntry, ServerHost } from '../host.js';
 import { isThenable } from '../later.js';
 import { andThen, invalidParams } from '../methods/params.js';
+import { requireFunction } from '../registrations.js';
 import type { ToolSchema } from '../schema-types.js';
-import { Accepted, type CompiledToolSchema, compileToolSchema, type Verdict } from '../tool-schema.js';
+import { Accepted, type CompiledToolSchema, compileOptionalSchema, type Verdict } from '../tool-schema.js';
 import { missingExtension } from './client.js';
 
 import type {
@@ -55,10 +56,6 @@ function changed<D extends { method: string }>(definition: D, changes: Partial<D
   return { ...definition, ...changes };
 }
 
-function compile(schema: unknown, what: string): CompiledToolSchema | undefined {
-  return schema === undefined ? undefined : compileToolSchema(schema, what, 'input');
-}
-
 /** The params a handler sees: without `_meta` (transport and protocol data, not the method's). */
 function ownParams(params: Record<string, unknown> | undefined): Record<string, unknown> {
   if (params === undefined) return {};
@@ -101,8 +98,7 @@ export function addMethodTo<P extends ToolSchema | undefined>(
 ): Registration<MethodDefinition<P>, MethodHandler<P>> {
   const method = checkName(definition?.method, 'a method name');
   const build = (d: MethodDefinition<P>, h: MethodHandler<P>): { spec: MethodSpec; eras: readonly Era[] } => {
-    if (typeof h !== 'function')
-      throw new LocalError('INVALID_ARGUMENT', `the handler of "${method}" must be a function`);
+    requireFunction(h, `the handler of "${method}"`);
     const eras = erasOf(d.eras, method);
     const extension = d.extension;
     if (extension !== undefined && !server.extensions.has(extension)) {
@@ -114,7 +110,7 @@ export function addMethodTo<P extends ToolSchema | undefined>(
     if (d.nameParam !== undefined && typeof d.nameParam !== 'string') {
       throw new LocalError('INVALID_ARGUMENT', `the nameParam of "${method}" must be a string`);
     }
-    const compiled = compile(d.params, `params schema of method "${method}"`);
+    const compiled = compileOptionalSchema(d.params, `params schema of method "${method}"`, 'input');
     const run: MethodRun = (req: MethodContext) => {
       if (extension !== undefined && req.clientExtension(extension) === undefined) {
         throw missingExtension(extension, method);
@@ -164,9 +160,8 @@ export function addNotificationTo<P extends ToolSchema | undefined>(
 ): Registration<NotificationDefinition<P>, NotificationHandler<P>> {
   const method = checkName(definition?.method, 'a notification method');
   const build = (d: NotificationDefinition<P>, h: NotificationHandler<P>): NotificationEntry => {
-    if (typeof h !== 'function')
-      throw new LocalError('INVALID_ARGUMENT', `the handler of "${method}" must be a function`);
-    const compiled = compile(d.params, `params schema of notification "${method}"`);
+    requireFunction(h, `the handler of "${method}"`);
+    const compiled = compileOptionalSchema(d.params, `params schema of notification "${method}"`, 'input');
     return {
       eras: erasOf(d.eras, method),
       run: (params: Record<string, unknown> | undefined, ctx: NotificationContext) =>
