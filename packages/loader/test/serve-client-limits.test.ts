@@ -11,8 +11,9 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startHaproxy } from '../../redis/test/support/haproxy.js';
+import { type Deployment, useDeployment } from './support/deployment.js';
 import { LEGACY_VERSION } from './support/raw-mcp.js';
 import { SCALE_TOOLS, startScaleCluster } from './support/scale-cluster.js';
 import { connectHttp, startHttp, textOf } from './support/serve-helpers.js';
@@ -20,18 +21,10 @@ import { connectHttp, startHttp, textOf } from './support/serve-helpers.js';
 const TRUST = ['--trusted-proxy', '127.0.0.1'];
 const ATTEMPTS = 1_200;
 
-interface Deployment {
-  readonly endpoint: string;
-  stop(): Promise<unknown>;
-}
-
 const DEPLOYMENTS: [string, () => Promise<Deployment>][] = [
   [
     'with Redis',
-    async () => {
-      const cluster = await startScaleCluster(1); // it trusts HAProxy, as documented
-      return { endpoint: cluster.endpoint, stop: () => cluster.stop() };
-    },
+    () => startScaleCluster(1), // it trusts HAProxy, as documented
   ],
   [
     'without Redis',
@@ -95,15 +88,7 @@ function attack(endpoint: string, method: 'POST' | 'GET', session?: string) {
 }
 
 describe.each(DEPLOYMENTS)('thousands of abandoned streams through HAProxy, %s', (_name, deploy) => {
-  let deployment: Deployment | undefined;
-  let endpoint: string;
-  beforeAll(async () => {
-    deployment = await deploy();
-    endpoint = deployment.endpoint;
-  }, 120_000);
-  afterAll(async () => {
-    await deployment?.stop();
-  });
+  const deployed = useDeployment(deploy);
 
   it('leaves legacy and 2026-07-28 clients of other addresses served', async () => {
     const statuses = new Map<number, number>();
@@ -116,9 +101,9 @@ describe.each(DEPLOYMENTS)('thousands of abandoned streams through HAProxy, %s',
     const worker = async () => {
       while (next < ATTEMPTS) {
         next++;
-        const init = await attack(endpoint, 'POST');
+        const init = await attack(deployed.endpoint, 'POST');
         note(init);
-        if (init.session !== undefined) note(await attack(endpoint, 'GET', init.session));
+        if (init.session !== undefined) note(await attack(deployed.endpoint, 'GET', init.session));
       }
     };
     await Promise.all(Array.from({ length: 32 }, worker));
@@ -127,7 +112,7 @@ describe.each(DEPLOYMENTS)('thousands of abandoned streams through HAProxy, %s',
     for (const refusal of refusals)
       expect(refusal).toMatch(/\((maxSessionsPerClient|maxStreamsPerClient)\)$/);
 
-    const legacy = await connectHttp(endpoint);
+    const legacy = await connectHttp(deployed.endpoint);
     try {
       for (let i = 0; i < 3; i++) {
         const answer = await legacy.callTool({ name: 'scale.pid', arguments: {} });
@@ -140,7 +125,7 @@ describe.each(DEPLOYMENTS)('thousands of abandoned streams through HAProxy, %s',
       { name: 'victim', version: '1.0.0' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
-    await modern.connect(new TransportV2(new URL(endpoint)));
+    await modern.connect(new TransportV2(new URL(deployed.endpoint)));
     try {
       for (let i = 0; i < 3; i++) {
         const answer = await modern.callTool({ name: 'scale.pid', arguments: {} });

@@ -12,9 +12,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIssuer, type TestIssuer } from '../../server/test/support/jwks.js';
+import { type Deployment, useDeployment } from './support/deployment.js';
 import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
-import { SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
-import { type HttpServer, startHttp, tempDir, textOf, waitFor } from './support/serve-helpers.js';
+import { SCALE_TOOLS, startScaleCluster } from './support/scale-cluster.js';
+import { startHttp, tempDir, textOf, waitFor } from './support/serve-helpers.js';
 
 const AUDIENCE = 'https://mcp.example.test/mcp';
 const OWNER = 'owner-token-0123456789abcdef';
@@ -43,55 +44,36 @@ const PAIRS: [string, () => Promise<[string, string]>][] = [
   ['a JWT of another subject', async () => [await jwt({ sub: 'alice' }), await jwt({ sub: 'mallory' })]],
 ];
 
-interface Deployment {
-  readonly endpoint: string;
-  stop(): Promise<unknown>;
-}
-
 const DEPLOYMENTS: [string, () => Promise<Deployment>][] = [
   [
     'one process, no Redis',
     async () => {
-      const server: HttpServer = await startHttp([...authArgs, '--tools-module', SCALE_TOOLS]);
+      const server = await startHttp([...authArgs, '--tools-module', SCALE_TOOLS]);
       return { endpoint: server.url, stop: () => server.stop() };
     },
   ],
-  [
-    'two processes on Redis behind HAProxy',
-    async () => {
-      const cluster: ScaleCluster = await startScaleCluster(2, { args: authArgs });
-      return { endpoint: cluster.endpoint, stop: () => cluster.stop() };
-    },
-  ],
+  ['two processes on Redis behind HAProxy', () => startScaleCluster(2, { args: authArgs })],
 ];
 
 describe.each(DEPLOYMENTS)('%s', (_name, deploy) => {
-  let endpoint: string;
-  let deployment: Deployment | undefined;
-  beforeAll(async () => {
-    deployment = await deploy();
-    endpoint = deployment.endpoint;
-  }, 120_000);
-  afterAll(async () => {
-    await deployment?.stop();
-  });
+  const deployed = useDeployment(deploy);
 
   /** What any verb gets for a session that does not exist: the refusal an intruder must get too. */
   async function unknownSession(token: string) {
-    const answer = await rawRequest(endpoint, 'DELETE', undefined, randomUUID(), bearer(token));
+    const answer = await rawRequest(deployed.endpoint, 'DELETE', undefined, randomUUID(), bearer(token));
     expect(answer.status).toBe(404);
     return answer.body;
   }
 
   it.each(PAIRS)('refuses %s every verb on the session, as if it did not exist', async (_what, make) => {
     const [owner, intruder] = await make();
-    const session = await openLegacySession(endpoint, bearer(owner), { elicitation: {} });
+    const session = await openLegacySession(deployed.endpoint, bearer(owner), { elicitation: {} });
     const streams: SseReader[] = [];
     try {
-      const get = await openSse(endpoint, 'GET', session, { headers: bearer(owner) });
+      const get = await openSse(deployed.endpoint, 'GET', session, { headers: bearer(owner) });
       streams.push(get);
       expect(get.status).toBe(200);
-      const call = await openSse(endpoint, 'POST', session, {
+      const call = await openSse(deployed.endpoint, 'POST', session, {
         headers: bearer(owner),
         body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'scale.ask', arguments: {} } },
       });
@@ -111,15 +93,18 @@ describe.each(DEPLOYMENTS)('%s', (_name, deploy) => {
       // Three rounds, so that behind HAProxy both processes see each verb.
       for (let round = 0; round < 3; round++) {
         const attempts = [
-          await callTool(endpoint, session, 10 + round, 'scale.pid', {}, as),
-          await rawRequest(endpoint, 'GET', undefined, session, { ...as, accept: 'text/event-stream' }),
-          await rawRequest(endpoint, 'GET', undefined, session, {
+          await callTool(deployed.endpoint, session, 10 + round, 'scale.pid', {}, as),
+          await rawRequest(deployed.endpoint, 'GET', undefined, session, {
+            ...as,
+            accept: 'text/event-stream',
+          }),
+          await rawRequest(deployed.endpoint, 'GET', undefined, session, {
             ...as,
             accept: 'text/event-stream',
             'last-event-id': String(primed),
           }),
           await rawRequest(
-            endpoint,
+            deployed.endpoint,
             'POST',
             {
               jsonrpc: '2.0',
@@ -129,7 +114,7 @@ describe.each(DEPLOYMENTS)('%s', (_name, deploy) => {
             session,
             as,
           ),
-          await rawRequest(endpoint, 'DELETE', undefined, session, as),
+          await rawRequest(deployed.endpoint, 'DELETE', undefined, session, as),
         ];
         for (const attempt of attempts) {
           expect(attempt.status).toBe(404);
@@ -140,7 +125,7 @@ describe.each(DEPLOYMENTS)('%s', (_name, deploy) => {
 
       // The owner's session went on untouched: its elicitation is answered by the owner alone.
       const answered = await rawRequest(
-        endpoint,
+        deployed.endpoint,
         'POST',
         { jsonrpc: '2.0', id: elicitation.id, result: { action: 'accept', content: { name: 'Ada' } } },
         session,
@@ -149,22 +134,27 @@ describe.each(DEPLOYMENTS)('%s', (_name, deploy) => {
       expect(answered.status).toBe(202);
       await waitFor(() => call.events.some((e) => e.data.includes('Hello, Ada')), 30_000, 'the answer');
       expect(call.events.some((e) => e.data.includes('Mallory'))).toBe(false);
-      const pid = await callTool(endpoint, session, 20, 'scale.pid', {}, bearer(owner));
+      const pid = await callTool(deployed.endpoint, session, 20, 'scale.pid', {}, bearer(owner));
       expect(pid.status).toBe(200);
       expect(textOf(pid.message?.result)).toMatch(/^\d+:/);
-      expect((await rawRequest(endpoint, 'DELETE', undefined, session, bearer(owner))).status).toBe(200);
+      expect((await rawRequest(deployed.endpoint, 'DELETE', undefined, session, bearer(owner))).status).toBe(
+        200,
+      );
     } finally {
       for (const stream of streams) stream.close();
     }
   });
 
   it('serves the session to a new token of the same subject (one principal)', async () => {
-    const session = await openLegacySession(endpoint, bearer(await jwt({ sub: 'alice', jti: 'old' })));
+    const session = await openLegacySession(
+      deployed.endpoint,
+      bearer(await jwt({ sub: 'alice', jti: 'old' })),
+    );
     const renewed = bearer(await jwt({ sub: 'alice', jti: 'new' }));
     for (let i = 0; i < 2; i++) {
-      const pid = await callTool(endpoint, session, 30 + i, 'scale.pid', {}, renewed);
+      const pid = await callTool(deployed.endpoint, session, 30 + i, 'scale.pid', {}, renewed);
       expect(pid.status).toBe(200);
     }
-    expect((await rawRequest(endpoint, 'DELETE', undefined, session, renewed)).status).toBe(200);
+    expect((await rawRequest(deployed.endpoint, 'DELETE', undefined, session, renewed)).status).toBe(200);
   });
 });
