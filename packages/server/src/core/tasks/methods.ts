@@ -14,7 +14,7 @@ import { isTerminal } from './model.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';
 import type { StoredTask } from './types.js';
-import { legacyStatus, legacyTask, modernTask, relatedTask, TASKS_EXTENSION } from './views.js';
+import { legacyStatus, legacyTask, modernTask, TASKS_EXTENSION, withRelatedTask } from './views.js';
 
 const TASK_ID = { type: 'object', properties: { taskId: { type: 'string' } }, required: ['taskId'] } as const;
 const UPDATE = {
@@ -83,10 +83,8 @@ export function addTaskMethods(server: ServerHost, tasks: Tasks): void {
   addMethodTo(server, { method: 'tasks/result', params: TASK_ID, ...legacy }, async ({ taskId }, ctx) => {
     requireLegacyTasks(ctx, 'tasks/result');
     const task = await finished(tasks, taskId, owner(ctx), ctx.signal);
-    if (task.status === 'completed' && task.result !== undefined) {
-      const meta = task.result._meta as Record<string, unknown> | undefined;
-      return { ...task.result, _meta: { ...meta, ...relatedTask(task.taskId) } };
-    }
+    if (task.status === 'completed' && task.result !== undefined)
+      return withRelatedTask(task.result, task.taskId);
     if (task.status === 'failed' && task.error !== undefined) {
       throw new McpError(task.error.code, task.error.message, task.error.data);
     }

@@ -16,7 +16,7 @@ import { taskCreated } from '../modern/results.js';
 import type { ClientContext } from '../protocol.js';
 import type { TaskTrace } from '../telemetry/server-telemetry.js';
 import type { LogLevel } from '../types.js';
-import { isTerminal, type TaskChange } from './model.js';
+import { expiresAt, isTerminal, type TaskChange } from './model.js';
 import type { Tasks } from './service.js';
 import type { StoredTask } from './types.js';
 import { legacyStatus, legacyTask, modernTask, withRelatedTask } from './views.js';
@@ -61,7 +61,7 @@ export class TaskRun implements ConnectionCore {
     this.#origin = req.session;
     this.taskId = task.taskId;
     this.owner = task.owner;
-    this.#expiresAt = task.createdAt + task.ttlMs;
+    this.#expiresAt = expiresAt(task);
     this.#lastStatus = task.status;
     this.#trace = this.#origin.server.telemetry.task(req.op, task.taskId, req.method);
     req.handOver(this);
@@ -101,7 +101,7 @@ export class TaskRun implements ConnectionCore {
         this.#end(
           new McpError(ErrorCode.RequestTimeout, `task ${this.taskId} expired (its TTL is ${task.ttlMs} ms)`),
         ),
-      task.createdAt + task.ttlMs - Date.now(),
+      this.#expiresAt - Date.now(),
     );
     unref(this.#expiry);
   }

@@ -8,7 +8,7 @@
 import type { StoredTask, TaskStatus } from './types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -47,7 +47,7 @@ export function legacyTask(task: StoredTask): Record<string, unknown> {
 }
 
 /** The `_meta` entry tying a 2025 message to its task. */
-export function relatedTask(taskId: string): Record<string, unknown> {
+function relatedTask(taskId: string): Record<string, unknown> {
   return { [RELATED_TASK]: { taskId } };
 }
 
