@@ -7,6 +7,7 @@
 import type { MessageContext } from '../../transport/types.js';
 import type { Era } from '../handler-types.js';
 import type { NotificationEntry } from '../host.js';
+import { isThenable } from '../later.js';
 import { readEnvelope } from '../modern/envelope.js';
 import type { ClientContext } from '../protocol.js';
 import { clientExtension } from './client.js';
@@ -57,9 +58,7 @@ export function deliverNotification(
   };
   try {
     const out = entry.run(params, ctx);
-    if (typeof (out as PromiseLike<unknown> | undefined)?.then === 'function') {
-      (out as PromiseLike<unknown>).then(undefined, fail);
-    }
+    if (isThenable(out)) out.then(undefined, fail);
   } catch (error) {
     fail(error);
   }
