@@ -1,5 +1,5 @@
-// The bench's TypeScript echo tool as a `serve --tools-module` file, so the same tool can be measured through
-// `entropic-mcp serve --http` beside the C echo plugin.
+// The bench's TypeScript echo tool: registered by the TS echo servers, and loaded as a `serve --tools-module`
+// file, so the same tool is measured through `entropic-mcp serve --http` beside the C echo plugin.
 export function register(server) {
   server.addTool(
     {

@@ -1,14 +1,8 @@
 // entropic-mcp echo server over stdio: a pure-TypeScript tool on @entropic-mcp/server.
 import { McpServer } from '@entropic-mcp/server';
 import { serveStdio } from '@entropic-mcp/server/stdio';
+import { register } from './echo-tools.mjs';
 
 const server = new McpServer({ name: 'entropic-echo', version: '0.0.0' });
-server.addTool(
-  {
-    name: 'echo',
-    description: 'Echo the text back',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  },
-  async ({ text }) => ({ content: [{ type: 'text', text }] }),
-);
+register(server);
 await serveStdio(server);

@@ -2,6 +2,8 @@
 // ENTROPIC_BENCH_SERVER (default: this workspace's), with no OpenTelemetry SDK (the API alone), or with
 // ENTROPIC_BENCH_OTEL=1 the SDK started first: spans through a BatchSpanProcessor and metrics through a periodic
 // reader, both over OTLP http/protobuf to OTEL_EXPORTER_OTLP_ENDPOINT (the workload's sink).
+import { register } from './echo-tools.mjs';
+
 if (process.env.ENTROPIC_BENCH_OTEL === '1') {
   const { NodeTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
@@ -25,12 +27,5 @@ const { serveStdio } = await import(
 );
 
 const server = new McpServer({ name: 'entropic-echo', version: '0.0.0' });
-server.addTool(
-  {
-    name: 'echo',
-    description: 'Echo the text back',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-  },
-  async ({ text }) => ({ content: [{ type: 'text', text }] }),
-);
+register(server);
 await serveStdio(server);
