@@ -20,8 +20,28 @@ function work(ms: number, ctx: HandlerContext): Promise<void> {
   });
 }
 
-function confirmForm(field: string) {
-  return { type: 'object', properties: { [field]: { type: 'boolean' } }, required: [field] } as const;
+/** An object schema of one required field (tool input, or the form of a question). */
+function oneField<const F extends string, const T extends 'string' | 'boolean'>(field: F, type: T) {
+  const properties = { [field]: { type } } as { readonly [K in F]: { readonly type: T } };
+  return { type: 'object', properties, required: [field] as readonly [F] } as const;
+}
+
+/** A job that works for `ms`, then ends in `failure` (a tool error or a protocol error). */
+function addFailingJob(
+  server: McpServer,
+  name: string,
+  description: string,
+  taskSupport: 'optional' | 'required',
+  ms: number,
+  failure: () => Error,
+): void {
+  server.addTool(
+    { name, description, inputSchema: NO_ARGS, execution: { taskSupport } },
+    async (_args, ctx) => {
+      await work(ms, ctx);
+      throw failure();
+    },
+  );
 }
 
 export function addTaskTools(server: McpServer): void {
@@ -29,7 +49,7 @@ export function addTaskTools(server: McpServer): void {
     {
       name: 'greet',
       description: 'Greets by name, synchronously (never a task)',
-      inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      inputSchema: oneField('name', 'string'),
     },
     ({ name }) => ({ content: [text(`Hello, ${name}!`)] }),
   );
@@ -50,29 +70,21 @@ export function addTaskTools(server: McpServer): void {
       return { content: [text(`computed ${label ?? 'result'} in ${seconds} s`)] };
     },
   );
-  server.addTool(
-    {
-      name: 'failing_job',
-      description: 'Works for a second, then reports a tool error; runs only as a task',
-      inputSchema: NO_ARGS,
-      execution: { taskSupport: 'required' },
-    },
-    async (_args, ctx) => {
-      await work(1000, ctx);
-      throw new ToolError('the job failed: the input data was rejected');
-    },
+  addFailingJob(
+    server,
+    'failing_job',
+    'Works for a second, then reports a tool error; runs only as a task',
+    'required',
+    1000,
+    () => new ToolError('the job failed: the input data was rejected'),
   );
-  server.addTool(
-    {
-      name: 'protocol_error_job',
-      description: 'Works for half a second, then ends in a protocol (JSON-RPC) error',
-      inputSchema: NO_ARGS,
-      execution: { taskSupport: 'optional' },
-    },
-    async (_args, ctx) => {
-      await work(500, ctx);
-      throw new McpError(-32603, 'Internal error: the job crashed');
-    },
+  addFailingJob(
+    server,
+    'protocol_error_job',
+    'Works for half a second, then ends in a protocol (JSON-RPC) error',
+    'optional',
+    500,
+    () => new McpError(-32603, 'Internal error: the job crashed'),
   );
   addInputTools(server);
 }
@@ -83,12 +95,14 @@ function addInputTools(server: McpServer): void {
     {
       name: 'confirm_delete',
       description: 'Looks the file up, then asks the user to confirm its deletion',
-      inputSchema: { type: 'object', properties: { filename: { type: 'string' } }, required: ['filename'] },
+      inputSchema: oneField('filename', 'string'),
       execution: { taskSupport: 'optional' },
     },
     async ({ filename }, ctx) => {
       await work(100, ctx);
-      const answer = await ctx.elicit(`Delete ${filename}?`, confirmForm('confirm'), { key: 'confirm' });
+      const answer = await ctx.elicit(`Delete ${filename}?`, oneField('confirm', 'boolean'), {
+        key: 'confirm',
+      });
       const yes = answer.action === 'accept' && answer.content?.confirm === true;
       return { content: [text(yes ? `deleted ${filename}` : `kept ${filename}`)] };
     },
@@ -107,12 +121,12 @@ function addInputTools(server: McpServer): void {
           method: 'elicitation/create',
           params: {
             message: 'Your name?',
-            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+            requestedSchema: oneField('name', 'string'),
           },
         },
         confirm: {
           method: 'elicitation/create',
-          params: { message: 'Proceed?', requestedSchema: confirmForm('confirm') },
+          params: { message: 'Proceed?', requestedSchema: oneField('confirm', 'boolean') },
         },
       });
       return {
@@ -128,11 +142,7 @@ function addInputTools(server: McpServer): void {
       execution: { taskSupport: 'required' },
     },
     async (_args, ctx) => {
-      const answer = await ctx.elicit(
-        'What is your name?',
-        { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-        { key: 'user_name' },
-      );
+      const answer = await ctx.elicit('What is your name?', oneField('name', 'string'), { key: 'user_name' });
       await work(300, ctx);
       return { content: [text(`Hello, ${String(answer.content?.name)}! Your task is done.`)] };
     },
