@@ -49,17 +49,23 @@ export function post(url: string, body: unknown, headers: Record<string, string>
   });
 }
 
-/** Initialize a session (and send `notifications/initialized`); returns its id. */
-export async function initSession(url: string): Promise<string> {
-  const res = await post(url, INIT_BODY);
+/** Post `initialize` alone (no `notifications/initialized`) with `headers`; returns the session id. */
+export async function openSession(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await post(url, INIT_BODY, headers);
   if (res.status !== 200) throw new Error(`initialize answered ${res.status}`);
   const sessionId = res.headers.get('mcp-session-id');
   await res.text();
   if (sessionId === null) throw new Error('no Mcp-Session-Id');
+  return sessionId;
+}
+
+/** Initialize a session (and send `notifications/initialized`); returns its id. */
+export async function initSession(url: string): Promise<string> {
+  const sessionId = await openSession(url);
   const done = await post(
     url,
     { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    sessionHeaders(sessionId),
   );
   await done.text();
   return sessionId;
@@ -91,11 +97,14 @@ export function parseSse(text: string): SseEvent[] {
   return events;
 }
 
+/** The events of an SSE body that carry a message (priming events and comments skipped). */
+export function sseDataEvents(text: string): SseEvent[] {
+  return parseSse(text).filter((e) => e.data !== undefined && e.data !== '');
+}
+
 /** The JSON-RPC messages of an SSE body (priming events skipped). */
 export function sseMessages(text: string): Record<string, unknown>[] {
-  return parseSse(text)
-    .filter((e) => e.data !== undefined && e.data !== '')
-    .map((e) => JSON.parse(e.data as string) as Record<string, unknown>);
+  return sseDataEvents(text).map((e) => JSON.parse(e.data as string) as Record<string, unknown>);
 }
 
 /** The single JSON-RPC response of a POST, whatever its content type. */

@@ -15,7 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '../../src/http/event-store.js';
 import { bearerAuth } from '../../src/http/index.js';
 import type { SharedSessionState } from '../../src/http/shared-state.js';
-import { BOTH, follow, INIT_BODY, parseSse, post } from './http-helpers.js';
+import {
+  BOTH,
+  follow,
+  openSession,
+  post,
+  sessionHeaders,
+  sseDataEvents,
+  sseMessages,
+} from './http-helpers.js';
 import { type Fixture, startFixture } from './http-interop-fixture.js';
 import { waitUntil } from './wait.js';
 
@@ -99,10 +107,8 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
 
     it('resumes a GET stream of one process on the other with Last-Event-ID', async () => {
       const [a, b] = fx as [Fixture, Fixture];
-      const res = await post(a.url, INIT_BODY);
-      const session = res.headers.get('mcp-session-id') as string;
-      await res.text();
-      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const session = await openSession(a.url);
+      const headers = sessionHeaders(session);
       await (await post(b.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
       const stop = new AbortController();
       const get = await fetch(a.url, { headers: { ...headers, accept: BOTH }, signal: stop.signal });
@@ -110,7 +116,7 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       let seen = '';
       const decoder = new TextDecoder();
       const readUntil = async (count: number) => {
-        while (parseSse(seen).filter((e) => e.data !== undefined && e.data !== '').length < count) {
+        while (sseDataEvents(seen).length < count) {
           const { value, done } = await reader.read();
           if (done) break;
           seen += decoder.decode(value, { stream: true });
@@ -120,7 +126,7 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       a.mcp.notifyToolsChanged();
       b.mcp.notifyToolsChanged(); // raised where the stream is not: routed to a
       await readUntil(2);
-      const live = parseSse(seen).filter((e) => e.data !== undefined && e.data !== '');
+      const live = sseDataEvents(seen);
       expect(live).toHaveLength(2);
       stop.abort();
       a.mcp.notifyPromptsChanged(); // missed: nobody is connected
@@ -131,11 +137,9 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       expect(resumed.status).toBe(200);
       const reader2 = (resumed.body as ReadableStream<Uint8Array>).getReader();
       const { value } = await reader2.read();
-      const events = parseSse(decoder.decode(value)).filter((e) => e.data !== undefined && e.data !== '');
+      const events = sseMessages(decoder.decode(value));
       await reader2.cancel();
-      expect(events.map((e) => JSON.parse(e.data as string).method)).toEqual([
-        'notifications/prompts/list_changed',
-      ]);
+      expect(events.map((m) => m.method)).toEqual(['notifications/prompts/list_changed']);
       const gone = await fetch(b.url, { method: 'DELETE', headers });
       expect(gone.status).toBe(200);
       const after = await post(a.url, { jsonrpc: '2.0', id: 5, method: 'tools/list' }, headers);
@@ -144,23 +148,16 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
 
     it('a resumption on the other process takes the GET stream over: the old connection ends, its messages follow', async () => {
       const [a, b] = fx as [Fixture, Fixture];
-      const res = await post(a.url, INIT_BODY);
-      const session = res.headers.get('mcp-session-id') as string;
-      await res.text();
-      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const session = await openSession(a.url);
+      const headers = sessionHeaders(session);
       await (await post(a.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers)).text();
       await (await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers)).text();
-      const methods = (text: string) =>
-        parseSse(text)
-          .filter((e) => e.data !== undefined && e.data !== '')
-          .map((e) => JSON.parse(e.data as string).method as string);
+      const methods = (text: string) => sseMessages(text).map((m) => m.method);
       const old = follow(await fetch(a.url, { headers: { ...headers, accept: BOTH } }));
       await waitUntil(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream on a');
       a.mcp.notifyToolsChanged();
       await waitUntil(() => methods(old.text()).length === 1, 'the first message on a');
-      const through = parseSse(old.text())
-        .filter((e) => e.data !== '')
-        .at(-1)?.id as string;
+      const through = sseDataEvents(old.text()).at(-1)?.id as string;
       // The client resumes on b while a's connection still looks alive to a (as behind a proxy).
       const fresh = follow(
         await fetch(b.url, { headers: { ...headers, accept: BOTH, 'last-event-id': through } }),
@@ -184,9 +181,7 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
     it('keeps the newest claim on a GET stream, whatever order the claims arrive in', async () => {
       const registry = shared.nodes[0].registry;
       if (registry.setHolder === undefined || registry.holder === undefined) return;
-      const res = await post((fx[0] as Fixture).url, INIT_BODY);
-      const session = res.headers.get('mcp-session-id') as string;
-      await res.text();
+      const session = await openSession((fx[0] as Fixture).url);
       await registry.setHolder(session, `${session}.b-g0`, 2000);
       await registry.setHolder(session, `${session}.a-g0`, 1000); // older, arriving later
       expect(await registry.holder(session)).toBe(`${session}.b-g0`);
@@ -198,11 +193,9 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
 
     it('serves a session that no process holds from the registry, and says 404 for an unknown one', async () => {
       const [a, b] = fx as [Fixture, Fixture];
-      const res = await post(a.url, INIT_BODY);
-      const session = res.headers.get('mcp-session-id') as string;
-      await res.text();
+      const session = await openSession(a.url);
       await a.handler.session(session)?.close(false); // as if its process had gone
-      const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+      const headers = sessionHeaders(session);
       const listed = await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
       expect(listed.status).toBe(200);
       expect(await listed.text()).toContain('ask_name');
@@ -218,14 +211,8 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
         await startFixture({ sharedSessions: shared.nodes[1], eventStore: shared.eventStore, auth }),
       ];
       try {
-        const res = await post(a.url, INIT_BODY, { authorization: `Bearer ${owner}` });
-        const session = res.headers.get('mcp-session-id') as string;
-        await res.text();
-        const as = (token: string) => ({
-          authorization: `Bearer ${token}`,
-          'mcp-session-id': session,
-          'mcp-protocol-version': '2025-11-25',
-        });
+        const session = await openSession(a.url, { authorization: `Bearer ${owner}` });
+        const as = (token: string) => ({ authorization: `Bearer ${token}`, ...sessionHeaders(session) });
         const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
         // b never held the session: the other token asks first, and b must not serve it a copy.
         expect((await post(b.url, ping, as(other))).status).toBe(404);
