@@ -24,11 +24,6 @@ export class KeepAlive {
     this.#onError = onError;
   }
 
-  /** Number of streams kept alive (for tests and monitoring). */
-  get size(): number {
-    return this.#targets.size;
-  }
-
   add(target: Pingable): void {
     if (this.ms === 0) return;
     this.#targets.add(target);
