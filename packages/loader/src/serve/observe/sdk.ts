@@ -10,8 +10,6 @@ import type { MetricReader, ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { OtelSettings, OtlpProtocol } from './otel-env.js';
 
 export interface ServeTelemetry {
-  /** The resource every span and metric carries (service.name, service.version, service.instance.id). */
-  readonly resource: Resource;
   /** Reads every metric now (present when `/metrics` is served from this process or its primary). */
   readonly collect: (() => Promise<ResourceMetrics>) | undefined;
   /** Exports what is buffered and stops. */
@@ -105,7 +103,6 @@ export async function startSdk(options: SdkOptions): Promise<ServeTelemetry | un
     });
   }
   return {
-    resource,
     collect,
     shutdown: async () => {
       await Promise.allSettled(stops.map((stop) => stop()));
