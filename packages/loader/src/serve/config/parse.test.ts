@@ -127,6 +127,18 @@ describe('where a refusal points', () => {
       'mcp.plugins[1].timeout_ms must be a positive integer',
     ],
     ['a bad redis URL', 'mcp:\n\n  redis: http://r\n', 3, 'mcp.redis must be a URL'],
+    [
+      'an unknown key of a tools module',
+      'mcp:\n  tools_modules:\n    - t.mjs\n    - path: u.mjs\n      task_suport: optional\n',
+      5,
+      'mcp.tools_modules[1] has an unknown key "task_suport"',
+    ],
+    [
+      'a bad task limit',
+      'mcp:\n  tasks:\n    max_ttl_ms: 5\n    poll_interval_ms: -1\n',
+      4,
+      'mcp.tasks.poll_interval_ms',
+    ],
     ['a YAML syntax error', 'mcp:\n  plugins: [a.so\n  working_dir: w\n', 3, 'not valid YAML'],
   ])('%s: file:line, then the message', (_, text, line, message) => {
     expect(() => parseServeConfig(text, FILE)).toThrow(`${FILE}:${line}: `);

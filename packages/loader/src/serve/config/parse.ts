@@ -1,11 +1,11 @@
 // Reads the YAML config of `entropic-mcp serve` (the engine's format) into plugin entries, refusing what it cannot use.
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { isMap, LineCounter, parseDocument } from 'yaml';
-import { closest, didYouMean } from '../../suggest.js';
+import { resolve } from 'node:path';
+import { closest } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
 import { parseHttpAddress } from './args.js';
+import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';
 import {
   parseTaskLimits,
   parseTaskSupport,
@@ -15,18 +15,7 @@ import {
 } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
-/** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
-export class ConfigError extends Error {
-  readonly code = 'ENTROPIC_MCP_CONFIG_INVALID';
-  constructor(
-    readonly file: string,
-    message: string,
-    readonly line?: number,
-  ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './source.js';
 
 /** The per-client limits under `mcp`, and the option each sets. */
 const LIMIT_KEYS = {
@@ -58,63 +47,6 @@ const MCP_KEYS = [
   'tools_modules',
   'tasks',
 ];
-
-type Path = readonly (string | number)[];
-
-/** The file being read and where each of its keys and values sits, for messages that name the line. */
-class Source {
-  readonly #doc: ReturnType<typeof parseDocument>;
-  readonly #lines: LineCounter;
-
-  constructor(
-    readonly file: string,
-    text: string,
-  ) {
-    this.#lines = new LineCounter();
-    this.#doc = parseDocument(text, { lineCounter: this.#lines });
-    const [syntax] = this.#doc.errors;
-    if (syntax !== undefined)
-      throw new ConfigError(file, `not valid YAML: ${syntax.message}`, syntax.linePos?.[0].line);
-  }
-
-  data(): unknown {
-    return this.#doc.toJS();
-  }
-
-  /** The line of the key `key` in the mapping at `path`, or of the value at `path` when `key` is undefined. */
-  line(path: Path, key?: string): number | undefined {
-    const node = path.length === 0 ? this.#doc.contents : this.#doc.getIn(path, true);
-    let offset: number | undefined;
-    if (key !== undefined && isMap(node)) {
-      const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
-      offset = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
-    } else offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
-    return offset === undefined ? undefined : this.#lines.linePos(offset).line;
-  }
-
-  /** A refusal of the value at `path` (or of its key `key`), on its line. */
-  error(message: string, path: Path, key?: string): ConfigError {
-    return new ConfigError(this.file, message, this.line(path, key));
-  }
-}
-
-/** Refuses a key of `where` that is not one of `known`, suggesting the nearest. */
-function checkKeys(
-  source: Source,
-  where: string,
-  path: Path,
-  raw: Record<string, unknown>,
-  known: readonly string[],
-): void {
-  for (const key of Object.keys(raw)) {
-    if (known.includes(key)) continue;
-    throw source.error(
-      `${where} has an unknown key "${key}"${didYouMean(key, known)} (known: ${known.join(', ')})`,
-      path,
-      key,
-    );
-  }
-}
 
 /**
  * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
@@ -151,17 +83,6 @@ function checkTopLevel(source: Source, doc: Record<string, unknown>): void {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function positiveInt(source: Source, where: string, path: Path, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw source.error(`${where} must be a positive integer, got ${JSON.stringify(value)}`, path);
-  }
-  return value;
-}
-
 function isolationOf(source: Source, where: string, path: Path, value: unknown): Isolation {
   if (value !== 'process' && value !== 'none') {
     throw source.error(`${where} must be "process" or "none", got ${JSON.stringify(value)}`, path);
@@ -169,17 +90,10 @@ function isolationOf(source: Source, where: string, path: Path, value: unknown):
   return value;
 }
 
-function pluginPath(source: Source, where: string, path: Path, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw source.error(`${where} must be a non-empty path string, got ${JSON.stringify(value)}`, path);
-  }
-  return isAbsolute(value) ? value : resolve(dirname(source.file), value);
-}
-
 function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   const where = `mcp.plugins[${index}]`;
   const at = ['mcp', 'plugins', index];
-  if (typeof raw === 'string') return { path: pluginPath(source, where, at, raw) };
+  if (typeof raw === 'string') return { path: configPath(source, where, at, raw) };
   if (!isRecord(raw)) {
     throw source.error(`${where} must be a path string or a mapping with "path"`, at);
   }
@@ -192,7 +106,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     memoryLimitMb?: number;
     instances?: number;
     taskSupport?: PluginEntry['taskSupport'];
-  } = { path: pluginPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
+  } = { path: configPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined)
     entry.isolation = isolationOf(source, `${where}.isolation`, [...at, 'isolation'], raw.isolation);
@@ -209,8 +123,8 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   if (raw.instances !== undefined)
     entry.instances = positiveInt(source, `${where}.instances`, [...at, 'instances'], raw.instances);
   if (raw.task_support !== undefined) {
-    const fail = (message: string) => source.error(message, [...at, 'task_support']);
-    entry.taskSupport = parseTaskSupport(fail, `${where}.task_support`, raw.task_support);
+    const supportAt = [...at, 'task_support'];
+    entry.taskSupport = parseTaskSupport(source, `${where}.task_support`, supportAt, raw.task_support);
   }
   return entry;
 }
@@ -256,20 +170,15 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
     limits: parseLimits(source, mcp),
   };
-  if (mcp.tools_modules !== undefined) {
-    const fail = (message: string) => source.error(message, ['mcp', 'tools_modules']);
-    config.toolsModules = parseToolsModules(fail, file, mcp.tools_modules);
-  }
+  if (mcp.tools_modules !== undefined) config.toolsModules = parseToolsModules(source, mcp.tools_modules);
   if (mcp.node_timeout_ms !== undefined) {
     const at = ['mcp', 'node_timeout_ms'];
     config.nodeTimeoutMs = positiveInt(source, 'mcp.node_timeout_ms', at, mcp.node_timeout_ms);
     if (config.nodeTimeoutMs < 1000) throw source.error('mcp.node_timeout_ms must be at least 1000', at);
   }
-  if (mcp.tasks !== undefined) {
-    config.tasks = parseTaskLimits((message) => source.error(message, ['mcp', 'tasks']), mcp.tasks);
-  }
+  if (mcp.tasks !== undefined) config.tasks = parseTaskLimits(source, mcp.tasks);
   if (mcp.working_dir !== undefined)
-    config.root = pluginPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
+    config.root = configPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
   if (mcp.server_timeout_seconds !== undefined) {
     const at = ['mcp', 'server_timeout_seconds'];
     config.timeoutMs =

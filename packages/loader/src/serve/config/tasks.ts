@@ -1,7 +1,6 @@
 // The task keys of a serve config: `task_support` of a plugin or tools module, `mcp.tools_modules`, `mcp.tasks`.
-import { dirname, isAbsolute, resolve } from 'node:path';
 import type { TaskSupport } from '@entropic-mcp/server';
-import { didYouMean } from '../../suggest.js';
+import { checkKeys, configPath, isRecord, type Path, positiveInt, type Source } from './source.js';
 
 /** Whether tools run as tasks: one value for every tool, or by tool name (`"*"`: every other tool). */
 export type TaskSupportSetting = TaskSupport | Readonly<Record<string, TaskSupport>>;
@@ -28,26 +27,29 @@ const LIMIT_KEYS: Record<string, keyof TaskLimits> = {
   max_ttl_ms: 'maxTtlMs',
   poll_interval_ms: 'pollIntervalMs',
 };
+const MODULE_KEYS = ['path', 'task_support'];
 
-type Fail = (message: string) => Error;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function supportOf(fail: Fail, where: string, value: unknown): TaskSupport {
+function supportOf(source: Source, where: string, path: Path, value: unknown): TaskSupport {
   if (typeof value !== 'string' || !SUPPORT.includes(value)) {
-    throw fail(`${where} must be "forbidden", "optional" or "required", got ${JSON.stringify(value)}`);
+    throw source.error(
+      `${where} must be "forbidden", "optional" or "required", got ${JSON.stringify(value)}`,
+      path,
+    );
   }
   return value as TaskSupport;
 }
 
-/** `task_support: optional`, or `task_support: { "*": optional, build: required }`. */
-export function parseTaskSupport(fail: Fail, where: string, value: unknown): TaskSupportSetting {
-  if (!isRecord(value)) return supportOf(fail, where, value);
+/** `task_support: optional`, or `task_support: { "*": optional, build: required }`, at `path`. */
+export function parseTaskSupport(
+  source: Source,
+  where: string,
+  path: Path,
+  value: unknown,
+): TaskSupportSetting {
+  if (!isRecord(value)) return supportOf(source, where, path, value);
   const out: Record<string, TaskSupport> = {};
   for (const [tool, support] of Object.entries(value))
-    out[tool] = supportOf(fail, `${where}.${tool}`, support);
+    out[tool] = supportOf(source, `${where}.${tool}`, [...path, tool], support);
   return out;
 }
 
@@ -67,43 +69,38 @@ export function unknownTools(setting: TaskSupportSetting | undefined, tools: rea
 }
 
 /** `mcp.tools_modules`: paths, or mappings with `path` and `task_support`. */
-export function parseToolsModules(fail: Fail, file: string, value: unknown): ToolsModuleEntry[] {
-  if (!Array.isArray(value)) throw fail('mcp.tools_modules must be a list');
+export function parseToolsModules(source: Source, value: unknown): ToolsModuleEntry[] {
+  const at = ['mcp', 'tools_modules'];
+  if (!Array.isArray(value)) throw source.error('mcp.tools_modules must be a list', at);
   return value.map((raw, i) => {
     const where = `mcp.tools_modules[${i}]`;
-    const entry = typeof raw === 'string' ? { path: raw } : raw;
-    if (!isRecord(entry)) throw fail(`${where} must be a path string or a mapping with "path"`);
-    for (const key of Object.keys(entry)) {
-      if (key !== 'path' && key !== 'task_support') {
-        throw fail(`${where} has an unknown key "${key}"${didYouMean(key, ['path', 'task_support'])}`);
-      }
-    }
-    if (typeof entry.path !== 'string' || entry.path.trim() === '') {
-      throw fail(`${where}.path must be a non-empty path string`);
-    }
-    const path = isAbsolute(entry.path) ? entry.path : resolve(dirname(file), entry.path);
-    return entry.task_support === undefined
-      ? { path }
-      : { path, taskSupport: parseTaskSupport(fail, `${where}.task_support`, entry.task_support) };
+    const entryAt = [...at, i];
+    if (typeof raw === 'string') return { path: configPath(source, where, entryAt, raw) };
+    if (!isRecord(raw))
+      throw source.error(`${where} must be a path string or a mapping with "path"`, entryAt);
+    checkKeys(source, where, entryAt, raw, MODULE_KEYS);
+    const path = configPath(
+      source,
+      `${where}.path`,
+      raw.path === undefined ? entryAt : [...entryAt, 'path'],
+      raw.path,
+    );
+    if (raw.task_support === undefined) return { path };
+    const supportAt = [...entryAt, 'task_support'];
+    return {
+      path,
+      taskSupport: parseTaskSupport(source, `${where}.task_support`, supportAt, raw.task_support),
+    };
   });
 }
 
 /** `mcp.tasks`: positive integers under the keys above. */
-export function parseTaskLimits(fail: Fail, value: unknown): TaskLimits {
-  if (!isRecord(value)) throw fail('mcp.tasks must be a mapping');
+export function parseTaskLimits(source: Source, value: unknown): TaskLimits {
+  const at = ['mcp', 'tasks'];
+  if (!isRecord(value)) throw source.error('mcp.tasks must be a mapping', at);
+  checkKeys(source, 'mcp.tasks', at, value, Object.keys(LIMIT_KEYS));
   const out: Record<string, number> = {};
-  for (const [key, raw] of Object.entries(value)) {
-    const name = LIMIT_KEYS[key];
-    if (name === undefined) {
-      const known = Object.keys(LIMIT_KEYS);
-      throw fail(
-        `mcp.tasks has an unknown key "${key}"${didYouMean(key, known)} (known: ${known.join(', ')})`,
-      );
-    }
-    if (typeof raw !== 'number' || !Number.isInteger(raw) || raw <= 0) {
-      throw fail(`mcp.tasks.${key} must be a positive integer, got ${JSON.stringify(raw)}`);
-    }
-    out[name] = raw;
-  }
+  for (const [key, raw] of Object.entries(value))
+    out[LIMIT_KEYS[key] as string] = positiveInt(source, `mcp.tasks.${key}`, [...at, key], raw);
   return out as TaskLimits;
 }

@@ -1,0 +1,97 @@
+// The config file being read: where each of its keys and values sits, so that every refusal names the file and
+// the line, and the checks each part of the config makes of its keys and values, worded once.
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isMap, LineCounter, parseDocument } from 'yaml';
+import { didYouMean } from '../../suggest.js';
+
+/** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
+export class ConfigError extends Error {
+  readonly code = 'ENTROPIC_MCP_CONFIG_INVALID';
+  constructor(
+    readonly file: string,
+    message: string,
+    readonly line?: number,
+  ) {
+    super(`${file}${line === undefined ? '' : `:${line}`}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Where a key or value sits in the document: mapping keys and list indexes from the top. */
+export type Path = readonly (string | number)[];
+
+/** The file being read and where each of its keys and values sits, for messages that name the line. */
+export class Source {
+  readonly #doc: ReturnType<typeof parseDocument>;
+  readonly #lines: LineCounter;
+
+  constructor(
+    readonly file: string,
+    text: string,
+  ) {
+    this.#lines = new LineCounter();
+    this.#doc = parseDocument(text, { lineCounter: this.#lines });
+    const [syntax] = this.#doc.errors;
+    if (syntax !== undefined)
+      throw new ConfigError(file, `not valid YAML: ${syntax.message}`, syntax.linePos?.[0].line);
+  }
+
+  data(): unknown {
+    return this.#doc.toJS();
+  }
+
+  /** The line of the key `key` in the mapping at `path`, or of the value at `path` when `key` is undefined. */
+  line(path: Path, key?: string): number | undefined {
+    const node = path.length === 0 ? this.#doc.contents : this.#doc.getIn(path, true);
+    let offset: number | undefined;
+    if (key !== undefined && isMap(node)) {
+      const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
+      offset = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
+    } else offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
+    return offset === undefined ? undefined : this.#lines.linePos(offset).line;
+  }
+
+  /** A refusal of the value at `path` (or of its key `key`), on its line. */
+  error(message: string, path: Path, key?: string): ConfigError {
+    return new ConfigError(this.file, message, this.line(path, key));
+  }
+}
+
+/** Refuses a key of `where` that is not one of `known`, suggesting the nearest. */
+export function checkKeys(
+  source: Source,
+  where: string,
+  path: Path,
+  raw: Record<string, unknown>,
+  known: readonly string[],
+): void {
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    throw source.error(
+      `${where} has an unknown key "${key}"${didYouMean(key, known)} (known: ${known.join(', ')})`,
+      path,
+      key,
+    );
+  }
+}
+
+/** A YAML mapping (not a list, not a scalar). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A whole number above zero, else the refusal naming `where`. */
+export function positiveInt(source: Source, where: string, path: Path, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw source.error(`${where} must be a positive integer, got ${JSON.stringify(value)}`, path);
+  }
+  return value;
+}
+
+/** A path in the config (a plugin, a tools module, the working folder): relative ones are taken from the file's folder. */
+export function configPath(source: Source, where: string, path: Path, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw source.error(`${where} must be a non-empty path string, got ${JSON.stringify(value)}`, path);
+  }
+  return isAbsolute(value) ? value : resolve(dirname(source.file), value);
+}
