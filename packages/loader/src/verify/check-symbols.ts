@@ -3,15 +3,9 @@
  * current API version requires is exported as a function, the optional ones (the plugin context) are reported
  * when present, and no `entropic_*` symbol is needed from an engine library no loader provides.
  */
-import { readFileSync } from 'node:fs';
-import { lockPath } from '@entropic-mcp/abi-headers';
+import { apiVersion, entryPoints, optionalEntryPoints } from '../abi.js';
 import { closest } from '../suggest.js';
 import { dynamicSymbols } from './elf-symbols.js';
-
-interface LockedFunction {
-  name: string;
-  optional?: true;
-}
 
 export interface SymbolVerdict {
   readonly apiVersion: number;
@@ -28,24 +22,18 @@ export interface SymbolVerdict {
   readonly unknown: readonly { name: string; near: string | undefined }[];
 }
 
-/** The entry points of the lock's latest API version. */
-export function lockedEntryPoints(lockFile = lockPath): { apiVersion: number; functions: LockedFunction[] } {
-  const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as {
-    versions: Record<string, { locked: { functions: LockedFunction[] } }>;
-  };
-  const apiVersion = Math.max(...Object.keys(lock.versions).map(Number));
-  return { apiVersion, functions: lock.versions[String(apiVersion)]?.locked.functions ?? [] };
-}
-
-export function checkSymbols(library: string, lockFile = lockPath): SymbolVerdict {
-  const { apiVersion, functions } = lockedEntryPoints(lockFile);
+/**
+ * The verdict on `library`, from the entry points codegen generated out of the lock (`@entropic-mcp/abi-headers`'s
+ * tables, read through abi.ts); names are listed in the lock's order (sorted).
+ */
+export function checkSymbols(library: string): SymbolVerdict {
   const symbols = dynamicSymbols(library);
   const defined = new Map(symbols.filter((s) => s.defined).map((s) => [s.name, s]));
-  const required = functions.filter((f) => f.optional !== true).map((f) => f.name);
-  const optional = functions.filter((f) => f.optional === true).map((f) => f.name);
+  const required = [...entryPoints()].sort();
+  const optional = [...optionalEntryPoints()].sort();
   const known = [...required, ...optional];
   return {
-    apiVersion,
+    apiVersion: apiVersion(),
     required,
     missing: required.filter((n) => !defined.has(n)),
     notFunctions: known.filter((n) => defined.has(n) && defined.get(n)?.kind !== 'function'),
