@@ -48,6 +48,7 @@ import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent }
 import { taskIdsFilter } from './tasks/listen.js';
 import { addTaskMethods } from './tasks/methods.js';
 import { resolveTaskOptions, Tasks } from './tasks/service.js';
+import type { ResolvedTaskOptions } from './tasks/types.js';
 import { TASKS_EXTENSION } from './tasks/views.js';
 import { watchQueue } from './telemetry/instruments.js';
 import { ServerTelemetry } from './telemetry/server-telemetry.js';
@@ -87,6 +88,8 @@ export class McpServer implements ServerHost {
   readonly extensions = new ExtensionRegistry();
   /** @internal the tasks, once a tool that can run as a task was added. */
   tasks: Tasks | undefined;
+  /** The task options, checked when the server is made; undefined when `options.tasks` is false. */
+  private readonly taskOptions: ResolvedTaskOptions | undefined;
   readonly telemetry: ServerTelemetry;
   private readonly unwatchQueue: () => void;
   private readonly closingHooks = new Set<() => void>();
@@ -112,7 +115,7 @@ export class McpServer implements ServerHost {
       this.options.handlerTimeoutMs,
     );
     // Checked now; tasks switch on with the first tool that can run as one.
-    if (this.options.tasks !== false) resolveTaskOptions(this.options.tasks);
+    this.taskOptions = this.options.tasks === false ? undefined : resolveTaskOptions(this.options.tasks);
     this.telemetry = new ServerTelemetry(this);
     this.unwatchQueue = watchQueue(this.scheduler);
   }
@@ -194,14 +197,13 @@ export class McpServer implements ServerHost {
    */
   useTasks(): void {
     if (this.tasks !== undefined) return;
-    const asked = this.options.tasks;
-    if (asked === false) {
+    if (this.taskOptions === undefined) {
       throw new LocalError(
         'CAPABILITY_NOT_DECLARED',
         'a tool that runs as a task (execution.taskSupport) needs tasks, which ServerOptions.tasks: false turned off',
       );
     }
-    const tasks = new Tasks(resolveTaskOptions(asked));
+    const tasks = new Tasks(this.taskOptions);
     this.extensions.declare(TASKS_EXTENSION);
     addTaskMethods(this, tasks);
     this.extensions.listenFilters.set('taskIds', taskIdsFilter(tasks));
