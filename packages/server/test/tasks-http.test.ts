@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.js';
 import { McpServer } from '../src/index.js';
+import { BOTH, openSession, sessionHeaders } from './support/http-helpers.js';
 import { envelope } from './support/modern-envelope.js';
 import { modernHeaders, postModern } from './support/modern-wire.js';
 
@@ -39,21 +40,9 @@ async function modern(token: string, method: string, params: Record<string, unkn
 
 /** A 2025-11-25 session opened with `token`: a function sending one request in it. */
 async function legacySession(token: string) {
-  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-  const auth = { ...base, authorization: `Bearer ${token}` };
-  const init = await fetch(srv.url, {
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    }),
-  });
-  const session = init.headers.get('mcp-session-id') as string;
-  await init.text();
-  const headers = { ...auth, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  const auth = { authorization: `Bearer ${token}` };
+  const session = await openSession(srv.url, auth);
+  const headers = { 'content-type': 'application/json', accept: BOTH, ...auth, ...sessionHeaders(session) };
   return async (method: string, params: Record<string, unknown>) => {
     const body = { jsonrpc: '2.0', id: ++ids, method, params };
     return (await postModern(srv.url, body, headers)).message;
