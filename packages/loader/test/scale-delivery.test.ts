@@ -212,9 +212,11 @@ describe('serve --redis behind HAProxy: delivery', () => {
     }
     const held = () => ports.map(connectionsTo).reduce((a, b) => a + b, 0) - before;
     expect(held()).toBeGreaterThanOrEqual(12);
-    for (const get of abandoned) get.close(); // the clients leave without DELETE; HAProxy holds on
-    await sleep(300);
-    expect(held()).toBeGreaterThanOrEqual(12); // nothing is seen until the server writes
+    // The clients leave without DELETE. HAProxy holds its server connections until the server writes
+    // (how long they stay before a keep-alive comment is written depends on the timer's phase and the
+    // machine's load, so it is not measured here; without keep-alive writes they stay for good, and
+    // the wait below fails); the keep-alive writes are what finds them.
+    for (const get of abandoned) get.close();
     // Within a few keep-alive intervals every one of them is found and let go.
     const until = Date.now() + 20 * KEEP_ALIVE_MS + 10_000;
     let left = held();
