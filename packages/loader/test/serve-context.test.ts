@@ -193,3 +193,35 @@ describe('serve: the caller as a plugin with the plugin context reads it', () =>
     }
   });
 });
+
+describe('serve: mcp.context_headers in the config file, with no --context-header', () => {
+  it.each([
+    ['listed', '[X-Tenant, x-region]', 'acme'],
+    ['not listed', '[x-region]', '(null)'],
+  ])(
+    'a header %s there reaches the plugin as the config says',
+    async (_, list, seen) => {
+      const dir = tempDir('serve-context-yaml');
+      const config = join(dir, 'serve.yaml');
+      writeFileSync(
+        config,
+        `mcp:\n  plugins: [${JSON.stringify(fixture('voice'))}]\n  context_headers: ${list}\n`,
+      );
+      const server = await startHttp(['--config', config]);
+      const client = newClient();
+      try {
+        const headers = { 'X-Tenant': 'acme', 'X-Region': 'eu' };
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }),
+        );
+        const text = textOf(await client.callTool({ name: 'voice.whoami', arguments: {} }));
+        // subject | scopes | protocol | request id | x-tenant | authorization
+        expect(text.split('|')[4]).toBe(seen);
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    },
+    30_000,
+  );
+});

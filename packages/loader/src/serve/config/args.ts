@@ -89,7 +89,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)
   --context-header NAME  a request header that plugins with the plugin context may read (repeatable;
-                      none by default)
+                      none by default; added to mcp.context_headers)
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
   --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
@@ -134,6 +134,13 @@ export function parseHttpAddress(text: string, option = '--http'): { host: strin
   return { host, port };
 }
 
+/** An HTTP header name (an RFC 9110 token), lower-cased; else the refusal naming `option`. */
+export function contextHeaderName(text: string, option: string): string {
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(text))
+    throw new UsageError(`${option} expects an HTTP header name, got ${JSON.stringify(text)}`);
+  return text.toLowerCase();
+}
+
 function positiveInt(option: string, text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value <= 0) {
@@ -169,7 +176,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     keepGoing: values['keep-going'] ?? false,
     help: values.help ?? false,
     limits: parseLimits(values),
-    contextHeaders: (values['context-header'] ?? []).map((h) => h.toLowerCase()),
+    contextHeaders: (values['context-header'] ?? []).map((h) => contextHeaderName(h, '--context-header')),
   };
   if (Object.keys(args.limits).length > 0 && args.transport.kind !== 'http')
     throw new UsageError('--max-*-per-client and --trusted-proxy need --http');

@@ -55,6 +55,11 @@ describe('parseServeConfig', () => {
     });
   });
 
+  it('reads mcp.context_headers as lower-case header names', () => {
+    const text = 'mcp:\n  context_headers: [X-Tenant, x-request-source]\n';
+    expect(parseServeConfig(text, FILE).contextHeaders).toEqual(['x-tenant', 'x-request-source']);
+  });
+
   it.each([
     ['', 'the file is empty'],
     ['- a\n- b\n', 'the top level must be a mapping'],
@@ -112,7 +117,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers)',
     ],
     [
       'a near miss at the top level',
@@ -139,6 +144,19 @@ describe('where a refusal points', () => {
       4,
       'mcp.tasks.poll_interval_ms',
     ],
+    [
+      'a bad context header name',
+      'mcp:\n  context_headers:\n    - x-tenant\n    - "x tenant"\n',
+      4,
+      'mcp.context_headers[1] expects an HTTP header name, got "x tenant"',
+    ],
+    [
+      'a near miss of context_headers',
+      'mcp:\n  context_header: [x-tenant]\n',
+      2,
+      'mcp has an unknown key "context_header"; did you mean `context_headers`?',
+    ],
+    ['context_headers not a list', 'mcp:\n  plugins: []\n  context_headers: x-tenant\n', 3, 'must be a list'],
     ['a YAML syntax error', 'mcp:\n  plugins: [a.so\n  working_dir: w\n', 3, 'not valid YAML'],
   ])('%s: file:line, then the message', (_, text, line, message) => {
     expect(() => parseServeConfig(text, FILE)).toThrow(`${FILE}:${line}: `);

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { closest } from '../../suggest.js';
 import type { Isolation } from '../../types.js';
-import { parseHttpAddress } from './args.js';
+import { contextHeaderName, parseHttpAddress } from './args.js';
 import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';
 import {
   parseTaskLimits,
@@ -46,6 +46,7 @@ const MCP_KEYS = [
   'node_timeout_ms',
   'tools_modules',
   'tasks',
+  'context_headers',
 ];
 
 /**
@@ -132,7 +133,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
  * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key`, the
- * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules` and `mcp.tasks`. An
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules`, `mcp.tasks` and `mcp.context_headers`. An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -165,6 +166,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     toolsModules?: ToolsModuleEntry[];
     tasks?: TaskLimits;
     nodeTimeoutMs?: number;
+    contextHeaders?: string[];
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
@@ -176,6 +178,8 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     config.nodeTimeoutMs = positiveInt(source, 'mcp.node_timeout_ms', at, mcp.node_timeout_ms);
     if (config.nodeTimeoutMs < 1000) throw source.error('mcp.node_timeout_ms must be at least 1000', at);
   }
+  if (mcp.context_headers !== undefined)
+    config.contextHeaders = parseContextHeaders(source, mcp.context_headers);
   if (mcp.tasks !== undefined) config.tasks = parseTaskLimits(source, mcp.tasks);
   if (mcp.working_dir !== undefined)
     config.root = configPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
@@ -235,6 +239,22 @@ function parseLimits(source: Source, mcp: Record<string, unknown>): ClientLimits
     limits.trustedProxies = proxies as string[];
   }
   return limits;
+}
+
+/** `mcp.context_headers`: a list of request header names plugins with the plugin context may read. */
+function parseContextHeaders(source: Source, value: unknown): string[] {
+  const at = ['mcp', 'context_headers'];
+  if (!Array.isArray(value)) throw source.error('mcp.context_headers must be a list of header names', at);
+  return value.map((name, i) => {
+    const where = `mcp.context_headers[${i}]`;
+    if (typeof name !== 'string')
+      throw source.error(`${where} must be a header name, got ${JSON.stringify(name)}`, [...at, i]);
+    try {
+      return contextHeaderName(name, where);
+    } catch (error) {
+      throw source.error((error as Error).message, [...at, i]);
+    }
+  });
 }
 
 /** Reads and parses a config file; `file` may be relative to the current directory. */

@@ -39,4 +39,19 @@ describe('resolveServePlan', () => {
     expect(bare.plugins).toEqual([{ path: '/x.so' }]);
     expect(bare.root).toBe('/cwd');
   });
+
+  it('allows the headers of mcp.context_headers and of --context-header, each once', () => {
+    const withHeaders = parseServeConfig('mcp:\n  context_headers: [X-Tenant, x-region]\n', '/cfg/s.yaml');
+    const args = parseServeArgs(['--context-header', 'x-region', '--context-header', 'X-Trace'], '/cwd');
+    expect(resolveServePlan(args, withHeaders, '/cwd').contextHeaders).toEqual([
+      'x-tenant',
+      'x-region',
+      'x-trace',
+    ]);
+    expect(resolveServePlan(parseServeArgs([], '/cwd'), withHeaders, '/cwd').contextHeaders).toEqual([
+      'x-tenant',
+      'x-region',
+    ]);
+    expect(resolveServePlan(parseServeArgs([], '/cwd'), file, '/cwd').contextHeaders).toEqual([]);
+  });
 });

@@ -19,7 +19,7 @@ export interface ServePlan {
   /** `mcp.node_timeout_ms`: with Redis, how long a silent process is still taken for running. */
   readonly nodeTimeoutMs?: number;
   readonly keepGoing: boolean;
-  /** Request headers plugins with the plugin context may read (lower case). */
+  /** Request headers plugins with the plugin context may read (lower case): `mcp.context_headers`, then `--context-header`. */
   readonly contextHeaders: readonly string[];
   /** Redis URL (`--redis`, else `mcp.redis`). */
   readonly redis?: string;
@@ -69,7 +69,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     tasks: file?.tasks ?? {},
     ...optional('nodeTimeoutMs', file?.nodeTimeoutMs),
     keepGoing: args.keepGoing,
-    contextHeaders: args.contextHeaders,
+    contextHeaders: [...new Set([...(file?.contextHeaders ?? []), ...args.contextHeaders])],
     workers: args.workers ?? 1,
     limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),

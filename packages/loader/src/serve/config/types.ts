@@ -55,4 +55,6 @@ export interface ServeFileConfig {
   readonly tasks?: TaskLimits;
   /** `mcp.node_timeout_ms`: with Redis, how long a silent process is still taken for running. */
   readonly nodeTimeoutMs?: number;
+  /** `mcp.context_headers`: request headers plugins with the plugin context may read (lower case). */
+  readonly contextHeaders?: readonly string[];
 }
