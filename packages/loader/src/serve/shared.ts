@@ -59,6 +59,8 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
       onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
       ...(plan.nodeTimeoutMs === undefined ? {} : { nodeTtlMs: plan.nodeTimeoutMs }),
     });
+    // The URL as given: the report masks its password, as it masks every secret serve was given.
+    report(`entropic-mcp serve: shared state on Redis at ${plan.redis}\n`);
     return {
       server: {
         ...requestState,

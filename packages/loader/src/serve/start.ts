@@ -17,7 +17,7 @@ import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { unknownTools } from './config/tasks.js';
 import { describeLoadFailure, type LoadedPlugin, loadAll } from './load-all.js';
-import type { ServeLog } from './observe/log.js';
+import { createServeLog, type ServeLog } from './observe/log.js';
 import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
@@ -31,7 +31,7 @@ export class ServeStartError extends Error {
 }
 
 export interface StartOptions {
-  /** Where the start-up report goes. Default: process.stderr. */
+  /** Where the start-up report goes. Default: `log`'s report, else process.stderr with secrets masked. */
   readonly report?: (text: string) => void;
   /** The command that starts this server over stdio, for the printed client config. */
   readonly stdioCommand?: readonly string[];
@@ -112,11 +112,13 @@ async function closeAll(plugins: readonly Plugin[]): Promise<void> {
 
 export async function startServe(args: ServeArgs, options: StartOptions = {}): Promise<ServeHandle> {
   const log = options.log;
-  const report = options.report ?? log?.report ?? ((text: string) => process.stderr.write(text));
+  // Without a log of the caller's, the report still goes through one, so that no secret is printed.
+  const secrets = log ?? createServeLog('text');
+  const report = options.report ?? secrets.report;
   const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
   const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
-  log?.secret(plan.requestStateKey);
-  log?.secret(passwordOf(plan.redis));
+  secrets.secret(plan.requestStateKey);
+  secrets.secret(passwordOf(plan.redis));
   if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
     throw new UsageError(
       'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
@@ -193,7 +195,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root }, plan.toolsModuleTasks);
     if (plan.transport.kind === 'http') {
       auth = args.auth === undefined ? undefined : await loadServeAuth(args.auth);
-      for (const token of auth?.secrets ?? []) log?.secret(token);
+      for (const token of auth?.secrets ?? []) secrets.secret(token);
       const http = await serveHttp(server, {
         host: plan.transport.host,
         port: plan.transport.port,

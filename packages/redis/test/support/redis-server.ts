@@ -25,12 +25,14 @@ export interface RedisProcess {
   stop(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisProcess> {
+/** `args`: more redis-server options (`['--requirepass', PW]`). */
+export async function startRedis(options: { readonly args?: readonly string[] } = {}): Promise<RedisProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'emcp-redis-'));
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    args.push(...(options.args ?? []));
     child = spawn('redis-server', [...args, '--dir', dir, '--logfile', join(dir, 'redis.log')], {
       stdio: 'ignore',
     });
