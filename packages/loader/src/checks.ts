@@ -26,7 +26,12 @@ export interface ResolvedLoadOptions {
   readonly instances: number;
   /** How long a cancelled call of a plugin with the plugin context gets to return before its host is killed. */
   readonly cancelGraceMs: number;
+  /** Log messages one call of a plugin with the plugin context may send a second (0: no limit). */
+  readonly logLimit: number;
 }
+
+/** Log messages one call may send through its plugin context in a second, unless `logLimit` says otherwise. */
+export const DEFAULT_LOG_LIMIT = 100;
 
 /** The grace a running call of a plugin with the plugin context gets after a cancellation (isolated mode). */
 export const DEFAULT_CANCEL_GRACE_MS = 2000;
@@ -124,6 +129,10 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
   if (onStderr !== undefined && typeof onStderr !== 'function') {
     throw new TypeError('options.onStderr must be a function');
   }
+  const logLimit = o.logLimit ?? DEFAULT_LOG_LIMIT;
+  if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
+    throw new TypeError(`options.logLimit must be a whole number (0: no limit), got ${String(logLimit)}`);
+  }
   const instances = o.instances ?? 1;
   if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) {
     throw new TypeError(
@@ -139,6 +148,7 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
     memoryLimitMb,
     hostPath,
     onStderr,
+    logLimit,
     cancelGraceMs:
       o.cancelGraceMs === undefined
         ? DEFAULT_CANCEL_GRACE_MS

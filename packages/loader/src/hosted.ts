@@ -10,6 +10,7 @@ import {
   checkDirectory,
   checkToolName,
   configToJson,
+  type ResolvedLoadOptions,
 } from './checks.js';
 import type { PluginError } from './errors.js';
 import {
@@ -49,12 +50,14 @@ export abstract class HostedPlugin implements Plugin {
   /** Where answers come from, as messages name it; `plugin` is set once the name is known. */
   protected readonly site: AnswerSite & { plugin: string | undefined };
   readonly #defaults: CallLimits;
+  readonly #logLimit: number;
   #closing: Promise<void> | undefined;
 
-  constructor(path: string, timeoutMs: number) {
+  constructor(path: string, options: Pick<ResolvedLoadOptions, 'timeoutMs' | 'logLimit'>) {
     this.path = path;
     this.site = { path, plugin: undefined };
-    this.#defaults = { timeoutMs };
+    this.#defaults = { timeoutMs: options.timeoutMs };
+    this.#logLimit = options.logLimit;
   }
 
   /** The plugin's name, once loaded (empty before). */
@@ -140,7 +143,7 @@ export abstract class HostedPlugin implements Plugin {
     options: CallOptions | undefined,
   ): Call {
     const { voice, caller } = checkContextOptions(options);
-    const call = new Call(Op.executeWithContext, reply, name, name, json, callerMeta(caller));
+    const call = new Call(Op.executeWithContext, reply, name, name, json, callerMeta(caller, this.#logLimit));
     call.voice = voice;
     return call;
   }

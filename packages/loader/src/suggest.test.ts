@@ -21,6 +21,12 @@ describe('closest', () => {
     expect(closest('redistribute', keys)).toBeUndefined();
   });
 
+  it('prefers a word one letter away to a longer form', () => {
+    expect(closest('plugin', ['plugin_log_limit', 'plugins'])).toBe('plugins');
+    expect(closest('plugin_log', ['plugin_log_limit', 'plugins'])).toBe('plugin_log_limit');
+    expect(closest('x', ['y'])).toBeUndefined();
+  });
+
   it('suggests nothing for a word that is not near any', () => {
     expect(closest('models', MCP_KEYS)).toBeUndefined();
     expect(closest('x', [])).toBeUndefined();

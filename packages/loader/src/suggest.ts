@@ -7,9 +7,15 @@ function isLongerForm(word: string, candidate: string): boolean {
   return shorter.length >= 3 && /^[_-]/.test(longer.slice(shorter.length)) && longer.startsWith(shorter);
 }
 
-/** The known word nearest to `word`, if it is near enough to be a likely typo or a longer form of it. */
+/**
+ * The known word nearest to `word`, if it is near enough to be a likely typo or a longer form of it. A word one
+ * letter away (`plugin` for `plugins`) wins over a longer form (`plugin_log_limit`).
+ */
 export function closest(word: string, known: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
+  const oneOff =
+    lower.length < 3 ? undefined : known.find((candidate) => distance(lower, candidate.toLowerCase()) === 1);
+  if (oneOff !== undefined) return oneOff;
   const extended = known.find((candidate) => isLongerForm(lower, candidate.toLowerCase()));
   if (extended !== undefined) return extended;
   let best: string | undefined;

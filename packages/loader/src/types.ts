@@ -38,6 +38,13 @@ export interface LoadOptions {
    * without the context is killed at once, as it cannot learn of the cancellation.
    */
   readonly cancelGraceMs?: number;
+  /**
+   * For a plugin with the plugin context: the log messages one call may send a second (default 100; 0: no
+   * limit), so a plugin logging in a tight loop cannot flood the client. The messages beyond are dropped, and one
+   * warning (`{"dropped": N, "limit": L, "message": …}`) says how many, when the next second starts or just
+   * before the answer.
+   */
+  readonly logLimit?: number;
 }
 
 /** A tool descriptor as the plugin's `list_tools` returned it, after validation. */

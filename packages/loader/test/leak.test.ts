@@ -82,12 +82,15 @@ describe.runIf(haveValgrind)('plugin host under valgrind', () => {
   });
 
   it('leaks nothing through the plugin context: progress, logs, structured results, the caller, cancellations', async () => {
-    const meta = callerMeta({
-      subject: 'ada',
-      scopes: ['a', 'b'],
-      protocolVersion: '2025-11-25',
-      requestId: 7,
-    });
+    const meta = callerMeta(
+      {
+        subject: 'ada',
+        scopes: ['a', 'b'],
+        protocolVersion: '2025-11-25',
+        requestId: 7,
+      },
+      1,
+    ); // one log a second: the second log of a call is dropped, and a warning says so
     const count = (id: number, to: number, delay: number) =>
       requestText(id, Op.executeWithContext, 'count', JSON.stringify({ to, delay_ms: delay }), meta);
     const requests = [

@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -99,19 +100,56 @@ static entropic_error_t on_progress(double done, double total, const char* messa
   return rc;
 }
 
+/* Appends the warning that `call->log_dropped` messages were dropped to `out`, and forgets the count (lock held). */
+static int put_dropped_locked(wire_call_t* call, wire_buf_t* out) {
+  char head = (char)ENTROPIC_LOG_WARNING;
+  char data[200];
+  int n = snprintf(data, sizeof data,
+                   "{\"dropped\":%ld,\"limit\":%ld,\"message\":\"%ld log messages of this call were dropped: "
+                   "it may send %ld a second\"}",
+                   call->log_dropped, call->log_limit, call->log_dropped, call->log_limit);
+  if (n < 0 || (size_t)n >= sizeof data) n = 0;
+  call->log_dropped = 0;
+  const void* parts[4] = {&head, "", "", data};
+  size_t lens[4] = {1, 0, 1, (size_t)n};
+  return wire_put_parts(out, call->id, WIRE_LOG, parts, lens, 4);
+}
+
+/* Whether a log message may leave now under the call's limit; counts it as dropped when not (lock held). When a
+ * window opens after drops, the warning about them leaves first. */
+static int log_allowed_locked(wire_call_t* call, int64_t now) {
+  if (call->log_limit <= 0) return 1;
+  if (call->log_window_ns == 0 || now - call->log_window_ns >= WIRE_LOG_WINDOW_NS) {
+    if (call->log_dropped > 0) {
+      call->scratch.len = 0;
+      if (put_dropped_locked(call, &call->scratch) == 0) call->sink.emit(call->sink.arg, &call->scratch);
+    }
+    call->log_window_ns = now;
+    call->log_sent = 0;
+  }
+  if (call->log_sent >= call->log_limit) {
+    call->log_dropped++;
+    return 0;
+  }
+  call->log_sent++;
+  return 1;
+}
+
 static entropic_error_t on_log(entropic_log_level_t level, const char* logger, const char* data_json, void* host) {
   wire_call_t* call = running(host);
   if (call == NULL) return ENTROPIC_ERROR_INVALID_STATE;
   if (data_json == NULL || (int)level < 0 || (int)level > LOG_LEVEL_MAX) return ENTROPIC_ERROR_INVALID_ARGUMENT;
   char head = (char)level;
   const char* name = logger != NULL ? logger : "";
-  const void* parts[4] = {&head, name, "", data_json};
-  size_t lens[4] = {1, strlen(name), 1, strlen(data_json)};
   entropic_error_t rc = ENTROPIC_OK;
   pthread_mutex_lock(&call->lock);
-  call->scratch.len = 0;
-  if (wire_put_parts(&call->scratch, call->id, WIRE_LOG, parts, lens, 4) != 0) rc = ENTROPIC_ERROR_OUT_OF_MEMORY;
-  else call->sink.emit(call->sink.arg, &call->scratch);
+  if (log_allowed_locked(call, wire_now_ns())) {
+    const void* parts[4] = {&head, name, "", data_json};
+    size_t lens[4] = {1, strlen(name), 1, strlen(data_json)};
+    call->scratch.len = 0;
+    if (wire_put_parts(&call->scratch, call->id, WIRE_LOG, parts, lens, 4) != 0) rc = ENTROPIC_ERROR_OUT_OF_MEMORY;
+    else call->sink.emit(call->sink.arg, &call->scratch);
+  }
   pthread_mutex_unlock(&call->lock);
   return rc;
 }
@@ -194,9 +232,14 @@ const entropic_call_context_t* wire_call_begin(wire_call_t* call, uint32_t id, c
   call->last_progress_ns = 0;
   call->last_poll_ns = 0;
   call->progress_waiting = 0;
+  call->log_window_ns = 0;
+  call->log_sent = 0;
+  call->log_dropped = 0;
   free(call->structured);
   call->structured = NULL;
   int ok = read_meta(call, meta) == 0;
+  const char* limit = ok ? meta_value(call, "", "ll") : NULL;
+  call->log_limit = limit != NULL ? strtol(limit, NULL, 10) : 0;
   entropic_call_context_t* c = &call->context;
   memset(c, 0, sizeof *c);
   c->size = sizeof *c;
@@ -222,6 +265,7 @@ void wire_call_end(wire_call_t* call, wire_buf_t* out) {
     memcpy(out->data + out->len, call->waiting.data, call->waiting.len);
     out->len += call->waiting.len;
   }
+  if (id != 0 && call->log_dropped > 0) put_dropped_locked(call, out);
   if (id != 0 && call->structured != NULL) wire_put(out, id, WIRE_STRUCTURED, call->structured, strlen(call->structured), NULL, 0);
   free(call->structured);
   call->structured = NULL;

@@ -7,14 +7,18 @@
  *   WIRE_PROGRESS    f64 done, f64 total (negative: unknown), then the message (empty: none). Reports closer
  *                    together than WIRE_PROGRESS_INTERVAL_NS are merged: the latest waits and goes out at the next
  *                    report past the interval, or just before the answer.
- *   WIRE_LOG         u8 level, the logger (empty: the plugin's name), NUL, the data as JSON text.
+ *   WIRE_LOG         u8 level, the logger (empty: the plugin's name), NUL, the data as JSON text. At most the
+ *                    call's log limit (metadata `ll`) leave per WIRE_LOG_WINDOW_NS; the messages beyond are
+ *                    dropped and counted, and one warning says how many (data {"dropped": N, "limit": L,
+ *                    "message": ...}) when the next window opens or just before the answer.
  *   WIRE_STRUCTURED  the structured result's JSON text; sent once, just before the answer, when the plugin set one.
  *
  * Cancellation comes in the other way: whoever serves the instance calls wire_call_cancel (the addon from the JS
  * thread; the host when its cancel pipe names the call), and the plugin reads the flag through cancelled().
  *
  * Metadata (the F request's third part) is `key US value RS ...` (US = 0x1f, RS = 0x1e), keys `sub` (subject),
- * `scp` (scopes), `pv` (protocol version), `rid` (request id as JSON), `h:<lower-case name>` (an allowed header).
+ * `scp` (scopes), `pv` (protocol version), `rid` (request id as JSON), `h:<lower-case name>` (an allowed header),
+ * `ll` (log messages a call may send per WIRE_LOG_WINDOW_NS, decimal; absent or 0: no limit).
  * The loader removes control characters from values, so neither separator can appear in one.
  */
 #ifndef ENTROPIC_WIRE_CONTEXT_H
@@ -32,6 +36,8 @@ extern "C" {
 
 /* Minimum time between two progress frames of one call. */
 #define WIRE_PROGRESS_INTERVAL_NS 10000000L
+/* The window of the log limit: a call sends at most its limit of log frames in each (one second). */
+#define WIRE_LOG_WINDOW_NS 1000000000LL
 
 /* Where a call's frames go while it runs: `emit` appends them to what leaves next (the caller makes them leave
  * soon) and runs with the sink's own lock taken; `poll` (may be NULL) looks for a cancellation that came in. */
@@ -49,6 +55,10 @@ typedef struct {
   int64_t last_progress_ns; /* when the last progress frame left (0: none yet) */
   int64_t last_poll_ns;     /* when the sink was last asked for a cancellation (0: not yet) */
   int progress_waiting;     /* a merged report waits in `waiting` */
+  long log_limit;           /* log frames allowed per window (0: no limit) */
+  int64_t log_window_ns;    /* when the current window opened (0: no log yet) */
+  long log_sent;            /* log frames sent in the current window */
+  long log_dropped;         /* log messages dropped and not yet reported */
   wire_buf_t waiting;       /* the frame of that report */
   wire_buf_t scratch;       /* frames being built */
   char* structured;         /* the structured result set so far (malloc'd), or NULL */

@@ -46,7 +46,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   readonly #spin = new SpinPolicy();
 
   constructor(addon: Addon, path: string, options: ResolvedLoadOptions) {
-    super(path, options.timeoutMs);
+    super(path, options);
     this.#table = new CallTable(this.site);
     this.#readyWait = new ReadyWait(path);
     this.#reader = new FrameReader((id, status, buf, start, end) => this.#frame(id, status, buf, start, end));

@@ -17,7 +17,7 @@ class IsolatedPlugin extends HostedPlugin {
   readonly #session: HostSession;
 
   constructor(path: string, options: ResolvedLoadOptions) {
-    super(path, options.timeoutMs);
+    super(path, options);
     const spawn = {
       hostPath: findHost(options.hostPath, path),
       pluginPath: path,

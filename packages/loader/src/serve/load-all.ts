@@ -27,6 +27,7 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
     ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
     ...(entry.memoryLimitMb === undefined ? {} : { memoryLimitMb: entry.memoryLimitMb }),
     ...(entry.instances === undefined ? {} : { instances: entry.instances }),
+    ...(entry.logLimit === undefined ? {} : { logLimit: entry.logLimit }),
   };
 }
 

@@ -73,6 +73,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
   for (const header of args.contextHeaders) out.push('--context-header', header);
+  if (args.pluginLogLimit !== undefined) out.push('--plugin-log-limit', String(args.pluginLogLimit));
   return out;
 }
 

@@ -19,13 +19,16 @@ function clean(value: string): string {
   return out;
 }
 
-/** The third part of an `F` request: `key US value RS ...` (`context.h`); empty when nothing is known. */
-export function callerMeta(caller: CallerInfo | undefined): string {
-  if (caller === undefined) return '';
-  const pairs: string[] = [];
+/**
+ * The third part of an `F` request: `key US value RS ...` (`context.h`): the caller, and `ll`, the log messages
+ * the call may send a second (0: no limit).
+ */
+export function callerMeta(caller: CallerInfo | undefined, logLimit: number): string {
+  const pairs: string[] = [`ll${UNIT}${logLimit}`];
   const add = (key: string, value: string | undefined) => {
     if (value !== undefined) pairs.push(`${key}${UNIT}${clean(value)}`);
   };
+  if (caller === undefined) return pairs[0] as string;
   add('sub', caller.subject);
   add('scp', caller.scopes === undefined ? undefined : caller.scopes.join(' '));
   add('pv', caller.protocolVersion);

@@ -58,6 +58,7 @@ describe('parseServeArgs', () => {
     [['--stdio', '--http', '3000'], '--stdio and --http exclude each other'],
     [['--isolation', 'thread'], '--isolation expects process or none'],
     [['--timeout', '0'], '--timeout expects a positive whole number'],
+    [['--plugin-log-limit=-1'], '--plugin-log-limit expects a whole number (0: no limit), got "-1"'],
     [['--context-header', 'x:y'], '--context-header expects an HTTP header name, got "x:y"'],
     [['--timeout', '1e3'], '--timeout expects a positive whole number'],
     [['--http', 'localhost'], '--http expects [HOST:]PORT'],

@@ -54,6 +54,8 @@ export interface ServeArgs {
   readonly limits: ClientLimitsConfig;
   /** `--context-header NAME`: request headers a plugin with the plugin context may read. */
   readonly contextHeaders: readonly string[];
+  /** `--plugin-log-limit N`: log messages one plugin call may send a second (0: no limit). */
+  readonly pluginLogLimit?: number;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -72,7 +74,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
-                          [--sse-keep-alive MS] [--context-header NAME]...
+                          [--sse-keep-alive MS] [--context-header NAME]... [--plugin-log-limit N]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -90,6 +92,9 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)
   --context-header NAME  a request header that plugins with the plugin context may read (repeatable;
                       none by default; added to mcp.context_headers)
+  --plugin-log-limit N  log messages one call of a plugin with the plugin context may send a second
+                      (default 100; 0 = no limit; mcp.plugin_log_limit); beyond, they are dropped and one
+                      warning says how many
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
   --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
@@ -212,6 +217,12 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
       throw new UsageError('--workers needs --http (stdio is one client, one process)');
     args.workers = n;
   }
+  const logLimit = values['plugin-log-limit'];
+  if (logLimit !== undefined) {
+    if (!/^\d+$/.test(logLimit) || !Number.isSafeInteger(Number(logLimit)))
+      throw new UsageError(`--plugin-log-limit expects a whole number (0: no limit), got "${logLimit}"`);
+    args.pluginLogLimit = Number(logLimit);
+  }
   if (values.metrics !== undefined) args.metrics = parseHttpAddress(values.metrics, '--metrics');
   const logFormat = values['log-format'];
   if (logFormat !== undefined) {
@@ -291,6 +302,7 @@ function parse(argv: readonly string[]) {
       instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
       'context-header': { type: 'string', multiple: true },
+      'plugin-log-limit': { type: 'string' },
       'auth-jwks': { type: 'string' },
       'auth-issuer': { type: 'string' },
       'auth-audience': { type: 'string' },

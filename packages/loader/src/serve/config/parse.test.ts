@@ -60,6 +60,13 @@ describe('parseServeConfig', () => {
     expect(parseServeConfig(text, FILE).contextHeaders).toEqual(['x-tenant', 'x-request-source']);
   });
 
+  it('reads mcp.plugin_log_limit, 0 included', () => {
+    expect(parseServeConfig('mcp:\n  plugin_log_limit: 0\n', FILE).pluginLogLimit).toBe(0);
+    expect(() => parseServeConfig('mcp:\n  plugins: []\n  plugin_log_limit: -3\n', FILE)).toThrow(
+      `${FILE}:3: mcp.plugin_log_limit must be a whole number (0: no limit)`,
+    );
+  });
+
   it.each([
     ['', 'the file is empty'],
     ['- a\n- b\n', 'the top level must be a mapping'],
@@ -117,7 +124,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers, plugin_log_limit)',
     ],
     [
       'a near miss at the top level',

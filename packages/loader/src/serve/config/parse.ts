@@ -47,6 +47,7 @@ const MCP_KEYS = [
   'tools_modules',
   'tasks',
   'context_headers',
+  'plugin_log_limit',
 ];
 
 /**
@@ -133,7 +134,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
  * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key`, the
- * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules`, `mcp.tasks` and `mcp.context_headers`. An
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules`, `mcp.tasks`, `mcp.context_headers` and `mcp.plugin_log_limit`. An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -167,6 +168,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     tasks?: TaskLimits;
     nodeTimeoutMs?: number;
     contextHeaders?: string[];
+    pluginLogLimit?: number;
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
@@ -180,6 +182,15 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   }
   if (mcp.context_headers !== undefined)
     config.contextHeaders = parseContextHeaders(source, mcp.context_headers);
+  if (mcp.plugin_log_limit !== undefined) {
+    const value = mcp.plugin_log_limit;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw source.error('mcp.plugin_log_limit must be a whole number (0: no limit)', [
+        'mcp',
+        'plugin_log_limit',
+      ]);
+    config.pluginLogLimit = value;
+  }
   if (mcp.tasks !== undefined) config.tasks = parseTaskLimits(source, mcp.tasks);
   if (mcp.working_dir !== undefined)
     config.root = configPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);

@@ -54,4 +54,12 @@ describe('resolveServePlan', () => {
     ]);
     expect(resolveServePlan(parseServeArgs([], '/cwd'), file, '/cwd').contextHeaders).toEqual([]);
   });
+
+  it('gives every plugin the log limit of --plugin-log-limit, else of mcp.plugin_log_limit', () => {
+    const limited = parseServeConfig('mcp:\n  plugin_log_limit: 7\n  plugins: [a.so]\n', '/cfg/s.yaml');
+    const plan = (argv: string[]) => resolveServePlan(parseServeArgs(argv, '/cwd'), limited, '/cwd');
+    expect(plan([]).plugins[0]?.logLimit).toBe(7);
+    expect(plan(['--plugin-log-limit', '0']).plugins[0]?.logLimit).toBe(0);
+    expect(resolveServePlan(parseServeArgs([], '/cwd'), file, '/cwd').plugins[0]?.logLimit).toBeUndefined();
+  });
 });

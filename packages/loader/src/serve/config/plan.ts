@@ -40,16 +40,19 @@ export interface ServePlan {
 /**
  * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
  * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
- * `--root`, else the config's `mcp.working_dir`, else `cwd`.
+ * `--root`, else the config's `mcp.working_dir`, else `cwd`. Every plugin's log limit is `--plugin-log-limit`, else
+ * `mcp.plugin_log_limit`, else the loader's default.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
   const timeoutMs = args.timeoutMs ?? file?.timeoutMs;
+  const logLimit = args.pluginLogLimit ?? file?.pluginLogLimit;
   const withDefaults = (entry: PluginEntry): PluginEntry => {
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
     const instances = entry.instances ?? args.instances;
     return {
       ...entry,
+      ...(logLimit === undefined ? {} : { logLimit }),
       ...(instances === undefined ? {} : { instances }),
       ...(isolation === undefined ? {} : { isolation }),
       ...(timeout === undefined ? {} : { timeoutMs: timeout }),

@@ -18,6 +18,8 @@ export interface PluginEntry {
   readonly instances?: number;
   /** Whether its tools run as tasks (`task_support`), for all of them or by the plugin's tool names. */
   readonly taskSupport?: TaskSupportSetting;
+  /** Log messages one call may send a second: `--plugin-log-limit`, else `mcp.plugin_log_limit` (set by the plan). */
+  readonly logLimit?: number;
 }
 
 /** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */
@@ -57,4 +59,6 @@ export interface ServeFileConfig {
   readonly nodeTimeoutMs?: number;
   /** `mcp.context_headers`: request headers plugins with the plugin context may read (lower case). */
   readonly contextHeaders?: readonly string[];
+  /** `mcp.plugin_log_limit`: log messages one plugin call may send a second. */
+  readonly pluginLogLimit?: number;
 }
