@@ -31,9 +31,17 @@ const args = process.argv.slice(2);
 const [flag] = args;
 if (flag === '--help' || flag === '-h') {
   console.log(USAGE);
+} else if (args.length === 0) {
+  console.error(USAGE);
+  process.exitCode = 2;
 } else if (args.length !== 1 || flag === undefined || answers[flag] === undefined) {
-  const what = args.length === 0 ? 'no option given' : `unknown arguments: ${args.join(' ')}`;
-  console.error(`entropic-abi-headers: ${what}\n${USAGE}`);
+  // A usage error is one line saying what was wrong, then where the options are explained.
+  const known = args.every((arg) => answers[arg] !== undefined);
+  const what = known ? 'one option at a time' : 'unknown arguments';
+  console.error(
+    `entropic-abi-headers: ${what}: ${args.join(' ')}\n` +
+      'run `entropic-abi-headers --help` for its options',
+  );
   process.exitCode = 2;
 } else {
   console.log(answers[flag]());

@@ -53,17 +53,25 @@ describe('@entropic-mcp/abi-headers installed alone', () => {
     expect(run('nm', ['-D', '--defined-only', so], project)).toContain('entropic_plugin_api_version');
   });
 
-  it('answers --version and refuses an unknown option with its usage', () => {
+  it('answers --version', () => {
     const bin = join(project, 'node_modules', '.bin', 'entropic-abi-headers');
     expect(run(bin, ['--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it.each([
+    [['--include'], 'entropic-abi-headers: unknown arguments: --include'],
+    [['--include-dir', 'extra'], 'entropic-abi-headers: unknown arguments: --include-dir extra'],
+    [['--include-dir', '--lock'], 'entropic-abi-headers: one option at a time: --include-dir --lock'],
+  ])('a usage error (%j) is one line and a hint, not the usage text', (args, first) => {
+    const bin = join(project, 'node_modules', '.bin', 'entropic-abi-headers');
     let failure: { status?: number; stderr?: string } = {};
     try {
-      run(bin, ['--include'], project);
+      run(bin, args, project);
     } catch (error) {
       failure = error as typeof failure;
     }
     expect(failure.status).toBe(2);
-    expect(failure.stderr).toContain('unknown arguments: --include');
-    expect(failure.stderr).toContain('--include-dir');
+    const lines = (failure.stderr ?? '').trimEnd().split('\n');
+    expect(lines, failure.stderr).toEqual([first, 'run `entropic-abi-headers --help` for its options']);
   });
 });

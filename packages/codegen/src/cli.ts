@@ -56,7 +56,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await load(name);
   if (!command) {
-    console.error(`entropic-abi: unknown command '${name}' (known: ${commandNames().join(', ')})`);
+    console.error(
+      `entropic-abi: unknown command '${name}' (known: ${commandNames().join(', ')})\n` +
+        'run `entropic-abi --help` for the commands',
+    );
     return EXIT_USAGE;
   }
   if (args.includes('--help') || args.includes('-h')) {
@@ -68,7 +71,10 @@ async function main(argv: string[]): Promise<number> {
     return await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`entropic-abi ${name}: ${error.message}\nusage: ${command.usage}`);
+      // One line saying what was wrong, then where the options are explained.
+      console.error(
+        `entropic-abi ${name}: ${error.message}\nrun \`entropic-abi ${name} --help\` for its options`,
+      );
       return EXIT_USAGE;
     }
     console.error(`entropic-abi ${name}: ${error instanceof Error ? error.message : String(error)}`);

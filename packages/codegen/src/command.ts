@@ -31,7 +31,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** Bad command-line input; the CLI prints the message and the usage and exits with 2. */
+/** Bad command-line input; the CLI prints the message and a `--help` hint, and exits with 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
