@@ -1,10 +1,11 @@
 /**
  * `serve --metrics` read by real parts: a real Prometheus scrapes a serve process and its query API returns the
  * counts of what a client did (tools/call operations, plugin calls, a host crash and restart, a session); with
- * `--workers 2` one endpoint on the primary adds up both workers and keeps a killed worker's counts.
+ * `--workers 2` one endpoint on the primary adds up both workers and keeps a killed worker's counts; with only
+ * `mcp.metrics` in the config file (no `--metrics`) the endpoint is served where the file says.
  */
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../redis/test/support/ports.js';
@@ -141,4 +142,27 @@ describe('serve --workers 2 --metrics', () => {
       await new Promise((r) => child.once('exit', r));
     }
   });
+});
+
+describe('serve with mcp.metrics in the config file and no --metrics', () => {
+  it('serves /metrics on the address the file names, counting the calls made', async () => {
+    const metricsPort = await freePort();
+    const config = `${dir}/metrics.yaml`;
+    writeFileSync(
+      config,
+      `mcp:\n  plugins: [${JSON.stringify(buildFixture(dir, 'fx', 'libfx-config.so'))}]\n  metrics: "127.0.0.1:${metricsPort}"\n`,
+    );
+    const fromFile = await startHttp(['--config', config]);
+    const client = newClient();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(fromFile.url)));
+      for (let i = 0; i < 3; i++) await client.callTool({ name: 'fx.echo', arguments: { text: 'm' } });
+      const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
+      const calls = /^mcp_server_operation_duration_seconds_count\{[^}]*mcp_method_name="tools\/call"/;
+      expect(await scraped(metrics, calls)).toBe(3);
+    } finally {
+      await client.close();
+      await fromFile.stop();
+    }
+  }, 60_000);
 });

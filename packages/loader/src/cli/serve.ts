@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { usageHint } from '../cli-shared.js';
 import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
 import { loadServeConfig } from '../serve/config/parse.js';
+import { resolveServePlan, type ServePlan } from '../serve/config/plan.js';
 import { type Observability, startObservability } from '../serve/observe/index.js';
 import { createServeLog, type ServeLog } from '../serve/observe/log.js';
 import { OtelEnvError } from '../serve/observe/otel-env.js';
@@ -24,10 +25,10 @@ function fail(message: string): void {
   log.log('error', message);
 }
 
-/** Where `/metrics` is served: `--metrics`, else the config's `mcp.metrics`. */
-async function metricsAddress(args: ServeArgs): Promise<ServeArgs['metrics']> {
-  if (args.metrics !== undefined || args.configFile === undefined) return args.metrics;
-  return (await loadServeConfig(args.configFile)).metrics;
+/** Where `/metrics` is served, as the serve plan decides it (`--metrics`, else the config's `mcp.metrics`). */
+async function metricsAddress(args: ServeArgs): Promise<ServePlan['metrics']> {
+  const file = args.configFile === undefined ? undefined : await loadServeConfig(args.configFile);
+  return resolveServePlan(args, file, process.cwd()).metrics;
 }
 
 /**

@@ -67,6 +67,26 @@ describe('parseServeConfig', () => {
     );
   });
 
+  it('reads mcp.metrics as [HOST:]PORT, a bare port on loopback, and names its line when it is not one', () => {
+    expect(parseServeConfig('mcp:\n  metrics: "0.0.0.0:9464"\n', FILE).metrics).toEqual({
+      host: '0.0.0.0',
+      port: 9464,
+    });
+    expect(parseServeConfig('mcp:\n  metrics: 9464\n', FILE).metrics).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
+    expect(parseServeConfig('mcp:\n  metrics: "[::1]:9100"\n', FILE).metrics).toEqual({
+      host: '::1',
+      port: 9100,
+    });
+    expect(parseServeConfig('mcp:\n  plugins: []\n', FILE).metrics).toBeUndefined();
+    const bad = (value: string) => () => parseServeConfig(`mcp:\n  plugins: []\n  metrics: ${value}\n`, FILE);
+    expect(bad('[9464]')).toThrow(`${FILE}:3: mcp.metrics must be [HOST:]PORT, e.g. "127.0.0.1:9464"`);
+    expect(bad('"metrics.local"')).toThrow(`${FILE}:3: mcp.metrics expects [HOST:]PORT, got "metrics.local"`);
+    expect(bad('70000')).toThrow(`${FILE}:3: mcp.metrics port must be 0-65535, got 70000`);
+  });
+
   it.each([
     ['', 'the file is empty'],
     ['- a\n- b\n', 'the top level must be a mapping'],

@@ -62,4 +62,15 @@ describe('resolveServePlan', () => {
     expect(plan(['--plugin-log-limit', '0']).plugins[0]?.logLimit).toBe(0);
     expect(resolveServePlan(parseServeArgs([], '/cwd'), file, '/cwd').plugins[0]?.logLimit).toBeUndefined();
   });
+
+  it('takes the Prometheus endpoint from --metrics, else from mcp.metrics, else has none', () => {
+    const withMetrics = parseServeConfig('mcp:\n  metrics: "0.0.0.0:9464"\n', '/cfg/s.yaml');
+    const flag = parseServeArgs(['--metrics', '9100'], '/cwd');
+    expect(resolveServePlan(flag, withMetrics, '/cwd').metrics).toEqual({ host: '127.0.0.1', port: 9100 });
+    const none = parseServeArgs([], '/cwd');
+    expect(resolveServePlan(none, withMetrics, '/cwd').metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(resolveServePlan(flag, file, '/cwd').metrics).toEqual({ host: '127.0.0.1', port: 9100 });
+    expect(resolveServePlan(none, file, '/cwd').metrics).toBeUndefined();
+    expect(resolveServePlan(none, undefined, '/cwd').metrics).toBeUndefined();
+  });
 });
