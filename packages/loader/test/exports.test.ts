@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { typeOnlyExports } from '../../server/test/support/declared-exports.js';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
@@ -40,6 +41,49 @@ describe('public surface', () => {
       'resolveServePlan',
       'startServe',
       'toolName',
+    ]);
+  });
+
+  it('the main entry declares exactly these type-only names', async () => {
+    const main = await import('@entropic-mcp/loader');
+    const dts = fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
+    expect(typeOnlyExports(dts, main)).toEqual([
+      'BannerInput',
+      'BridgeToolContext',
+      'BridgeToolDefinition',
+      'BridgeToolHandler',
+      'BridgeToolResult',
+      'CallOptions',
+      'CallReply',
+      'CallVoice',
+      'CallerInfo',
+      'DirectiveSource',
+      'DirectivesHook',
+      'FailedPlugin',
+      'HostErrorCode',
+      'InProcessPlugin',
+      'Isolation',
+      'LoadOptions',
+      'LoadOutcome',
+      'LoadedPlugin',
+      'MountEntry',
+      'MountOptions',
+      'Plugin',
+      'PluginAnswer',
+      'PluginDirective',
+      'PluginEntry',
+      'PluginErrorDetails',
+      'PluginTool',
+      'RegisterTools',
+      'ResolvedLoadOptions',
+      'ServeArgs',
+      'ServeFileConfig',
+      'ServeHandle',
+      'ServePlan',
+      'ServeTransport',
+      'StartOptions',
+      'ToolHost',
+      'ToolsModuleContext',
     ]);
   });
 

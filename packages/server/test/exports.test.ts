@@ -4,8 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { typeOnlyExports } from './support/declared-exports.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The built declarations of an entry (`index`, `stdio/index`, …). */
+const dts = (entry: string) => join(root, 'dist', `${entry}.d.ts`);
 
 describe('public surface', () => {
   it('the main entry exports exactly the documented names', async () => {
@@ -35,6 +38,96 @@ describe('public surface', () => {
     ]);
   });
 
+  it('the main entry declares exactly these type-only names', async () => {
+    const main = await import('@entropic-mcp/server');
+    expect(typeOnlyExports(dts('index'), main)).toEqual([
+      'Annotations',
+      'AudioContent',
+      'AuthInfo',
+      'Awaitable',
+      'BlobResourceContents',
+      'CapabilityOptions',
+      'ClientCapabilities',
+      'ClientContext',
+      'Completer',
+      'CompletionContext',
+      'ConnectOptions',
+      'ContentBlock',
+      'CreateMessageParams',
+      'CreateMessageResult',
+      'ElicitResult',
+      'EmbeddedResource',
+      'Era',
+      'GetPromptResult',
+      'HandlerContext',
+      'Icon',
+      'ImageContent',
+      'Implementation',
+      'InMemoryTransportOptions',
+      'JsonRpcMessage',
+      'JsonSchema',
+      'LaterListener',
+      'LocalErrorCode',
+      'LogLevel',
+      'MessageContext',
+      'MethodDefinition',
+      'MethodHandler',
+      'NotificationContext',
+      'NotificationDefinition',
+      'NotificationHandler',
+      'PeerRequestOptions',
+      'PromptArgs',
+      'PromptArgument',
+      'PromptDefinition',
+      'PromptHandler',
+      'PromptMessage',
+      'ReadResourceResult',
+      'Register',
+      'Registration',
+      'RequestContext',
+      'RequestHook',
+      'RequestId',
+      'RequestOutcome',
+      'ResourceContents',
+      'ResourceDefinition',
+      'ResourceLink',
+      'ResourceReader',
+      'ResourceTemplateDefinition',
+      'Role',
+      'Root',
+      'SendOptions',
+      'ServerInfo',
+      'ServerOptions',
+      'Session',
+      'StandardJsonSchema',
+      'StoredTask',
+      'SubscriptionBus',
+      'SubscriptionEvent',
+      'SubscriptionListener',
+      'TaskOptions',
+      'TaskPage',
+      'TaskRecord',
+      'TaskStatus',
+      'TaskStore',
+      'TaskSupport',
+      'TemplateLister',
+      'TemplateReader',
+      'TextContent',
+      'TextResourceContents',
+      'TokenInfo',
+      'ToolAnnotations',
+      'ToolArgs',
+      'ToolDefinition',
+      'ToolHandler',
+      'ToolResult',
+      'ToolSchema',
+      'ToolStructured',
+      'Transport',
+      'UriVariables',
+      'WireError',
+    ]);
+  });
+
   it('the stdio subpath exports the transport and serveStdio', async () => {
     const stdio = await import('@entropic-mcp/server/stdio');
     expect(Object.keys(stdio).sort()).toEqual([
@@ -47,6 +140,16 @@ describe('public surface', () => {
   it('the fetch subpath exports createFetchHandler and bearerAuth', async () => {
     const fetchEntry = await import('@entropic-mcp/server/fetch');
     expect(Object.keys(fetchEntry).sort()).toEqual(['bearerAuth', 'createFetchHandler']);
+  });
+
+  it('the stdio and fetch subpaths declare exactly these type-only names', async () => {
+    const stdio = await import('@entropic-mcp/server/stdio');
+    expect(typeOnlyExports(dts('stdio/index'), stdio)).toEqual([
+      'ServeStdioOptions',
+      'StdioTransportOptions',
+    ]);
+    const fetchEntry = await import('@entropic-mcp/server/fetch');
+    expect(typeOnlyExports(dts('fetch/index'), fetchEntry)).toEqual(['FetchHandler', 'FetchHandlerOptions']);
   });
 
   it('the protocol core imports nothing from Node', () => {
