@@ -111,12 +111,31 @@ Napi::Value PipeJs(const Napi::CallbackInfo& info) {
   return ends;
 }
 
+// moveStderr(fd): fd 2 writes where `fd` does from now on (fd 1 too, when protectStdio pointed it at fd 2 and
+// `fd` is not itself that copy); returns a close-on-exec copy of what fd 2 was, to write there still or to move
+// back. `serve --log-format json` hands fd 2 to the relay that turns in-process plugins' stderr into log lines.
+Napi::Value MoveStderrJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsNumber()) throw Napi::TypeError::New(env, "moveStderr(fd) needs a file descriptor");
+  int fd = info[0].As<Napi::Number>().Int32Value();
+  int was = fcntl(2, F_DUPFD_CLOEXEC, 3);
+  if (was < 0) throw Napi::Error::New(env, std::string("moveStderr: duplicating fd 2 failed: ") + std::strerror(errno));
+  if (dup2(fd, 2) < 0) {
+    int saved = errno;
+    close(was);
+    throw Napi::Error::New(env, std::string("moveStderr: pointing fd 2 elsewhere failed: ") + std::strerror(saved));
+  }
+  if (private_out >= 0) dup2(2, 1);
+  return Napi::Number::New(env, was);
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   std::string mismatch = entropic_loader::CheckEntryPointTable();
   if (!mismatch.empty()) throw Napi::Error::New(env, "entropic_loader was built with inconsistent ABI tables: " + mismatch);
   exports.Set("setErrorClass", Napi::Function::New<SetErrorClassJs>(env, "setErrorClass"));
   exports.Set("protectStdio", Napi::Function::New<ProtectStdioJs>(env, "protectStdio"));
   exports.Set("pipe", Napi::Function::New<PipeJs>(env, "pipe"));
+  exports.Set("moveStderr", Napi::Function::New<MoveStderrJs>(env, "moveStderr"));
   exports.Set("spinRead", Napi::Function::New<SpinReadJs>(env, "spinRead"));
   exports.Set("NativePlugin", entropic_loader::NativePlugin::Define(env));
   exports.Set("apiVersion", Napi::Number::New(env, ENTROPIC_MCP_PLUGIN_API_VERSION));

@@ -32,6 +32,11 @@ export interface Addon {
   protectStdio(): { readonly input: number; readonly output: number };
   /** Reads a pipe for up to `micros` with the core yielded between looks; bytes read, 0 none, -1 end/error. */
   spinRead(fd: number, buffer: Buffer, micros: number): number;
+  /**
+   * fd 2 (and fd 1 once `protectStdio` pointed it at fd 2) writes where `fd` does; returns a close-on-exec copy of
+   * what fd 2 was. Absent from addons built before it.
+   */
+  readonly moveStderr?: (fd: number) => number;
   /** A new pipe, both ends close-on-exec; absent from addons built before it. */
   readonly pipe?: () => { readonly read: number; readonly write: number };
 }

@@ -130,8 +130,13 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
   }
 
-  // In-process plugins share fds 0 and 1: over stdio the protocol moves to private descriptors first.
+  // In-process plugins share fds 0 and 1: over stdio the protocol moves to private descriptors first. With JSON
+  // logs, what they write to fd 2 goes through a relay that makes it JSON lines (before fd 1 is pointed at fd 2).
   const inProcess = plan.plugins.find((p) => p.isolation === 'none');
+  if (log?.format === 'json' && inProcess !== undefined) {
+    const paths = plan.plugins.filter((p) => p.isolation === 'none').map((p) => p.path);
+    await (await import('./observe/plugin-stderr.js')).relayPluginStderr(log, paths);
+  }
   const privateStdio =
     plan.transport.kind === 'stdio' && inProcess !== undefined
       ? (await import('../inprocess/stdio.js')).protectStdio(inProcess.path)

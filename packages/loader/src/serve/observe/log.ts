@@ -21,8 +21,15 @@ export interface ServeLog {
   report(text: string): void;
   /** Never write `value` (a token, a password): it is masked wherever it appears from now on. */
   secret(value: string | undefined): void;
-  /** What an isolated plugin's host wrote to its stderr: as it is in text, one JSON line per line in JSON. */
+  /**
+   * What an isolated plugin's host wrote to its stderr (or, through the relay, in-process plugins to fd 2): as it
+   * is in text, one JSON line per line in JSON, `plugin` being the base name of `path`.
+   */
   readonly pluginOutput: (path: string, text: string) => void;
+  /** Serve's own lines go to `write` from now on (the relay of in-process plugins' stderr took fd 2). */
+  redirect(write: (line: string) => void): void;
+  /** `listener` gets every secret registered so far, then each one registered later. */
+  watchSecrets(listener: (value: string) => void): void;
 }
 
 /** Passwords in URLs (`redis://user:pw@host`, an OTLP endpoint with credentials). */
@@ -34,9 +41,16 @@ const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 
 export function createServeLog(
   format: LogFormat,
-  write: (line: string) => void = (line) => process.stderr.write(line),
+  output: (line: string) => void = (line) => process.stderr.write(line),
 ): ServeLog {
+  let write = output;
   const secrets = new Set<string>();
+  const watchers: ((value: string) => void)[] = [];
+  const keep = (value: string) => {
+    if (secrets.has(value)) return;
+    secrets.add(value);
+    for (const watcher of watchers) watcher(value);
+  };
   const scrub = (line: string): string => {
     let out = line
       .replace(URL_PASSWORD, `$1${REDACTED}@`)
@@ -84,9 +98,16 @@ export function createServeLog(
     },
     secret: (value) => {
       if (value === undefined || value.length < 4) return;
-      secrets.add(value);
+      keep(value);
       const escaped = JSON.stringify(value).slice(1, -1);
-      if (escaped !== value) secrets.add(escaped);
+      if (escaped !== value) keep(escaped);
+    },
+    redirect: (next) => {
+      write = next;
+    },
+    watchSecrets: (listener) => {
+      watchers.push(listener);
+      for (const value of secrets) listener(value);
     },
   };
 }
