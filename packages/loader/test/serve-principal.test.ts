@@ -11,8 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIssuer, type TestIssuer } from '../../server/test/support/jwks.js';
 import { type Deployment, useDeployment } from './support/deployment.js';
+import { jwtAuthArgs, startIssuer, type TestIssuer } from './support/jwt-issuer.js';
 import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
 import { SCALE_TOOLS, startScaleCluster } from './support/scale-cluster.js';
 import { startHttp, tempDir, textOf, waitFor } from './support/serve-helpers.js';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const tokens = join(tempDir('principal'), 'tokens');
   writeFileSync(tokens, `${OWNER}\n${OTHER}\n`);
   authArgs = ['--auth-token-file', tokens];
-  authArgs.push('--auth-jwks', issuer.jwksUrl, '--auth-issuer', issuer.issuer, '--auth-audience', AUDIENCE);
+  authArgs.push(...jwtAuthArgs(issuer, AUDIENCE));
 });
 afterAll(async () => {
   await issuer?.close();
