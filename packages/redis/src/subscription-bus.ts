@@ -8,6 +8,7 @@
 
 import { isSubscriptionEvent, type SubscriptionBus, type SubscriptionEvent } from '@entropic-mcp/server';
 import type { Redis } from 'ioredis';
+import { ChannelListeners } from './channel-listeners.js';
 import { withinDeadline } from './connect.js';
 import { Keys } from './keys.js';
 
@@ -15,11 +16,8 @@ type Listener = (event: SubscriptionEvent) => void;
 
 export class RedisSubscriptionBus implements SubscriptionBus {
   readonly #publisher: Redis;
-  readonly #subscriber: Redis;
   readonly #channel: string;
-  readonly #listeners = new Set<Listener>();
-  readonly #onError: (error: Error) => void;
-  #subscribed: Promise<unknown> | undefined;
+  readonly #listeners: ChannelListeners<SubscriptionEvent>;
 
   constructor(
     publisher: Redis,
@@ -27,18 +25,23 @@ export class RedisSubscriptionBus implements SubscriptionBus {
     options: { readonly keyPrefix?: string; readonly onError?: (error: Error) => void } = {},
   ) {
     this.#publisher = publisher;
-    this.#subscriber = subscriber;
     this.#channel = new Keys(options.keyPrefix ?? 'emcp:').subscriptionChannel;
-    this.#onError = options.onError ?? (() => {});
-    subscriber.on('message', (channel: string, payload: string) => {
-      if (channel === this.#channel) this.#dispatch(payload);
+    const onError = options.onError ?? (() => {});
+    this.#listeners = new ChannelListeners(subscriber, this.#channel, {
+      decode: (payload) => {
+        const event = parseEvent(payload);
+        if (event === undefined) {
+          onError(new Error(`Ignored a malformed subscription event: ${payload.slice(0, 200)}`));
+        }
+        return event;
+      },
+      onError,
     });
   }
 
   /** Resolves once the channel subscription is in place (events published before may be missed). */
   ready(): Promise<unknown> {
-    this.#subscribed ??= withinDeadline(this.#subscriber, this.#subscriber.subscribe(this.#channel));
-    return this.#subscribed;
+    return this.#listeners.ready();
   }
 
   async publish(event: SubscriptionEvent): Promise<void> {
@@ -46,38 +49,21 @@ export class RedisSubscriptionBus implements SubscriptionBus {
   }
 
   subscribe(listener: Listener): () => void {
-    const entry: Listener = (event) => listener(event);
-    this.#listeners.add(entry);
-    this.ready().catch((error: unknown) => {
-      this.#subscribed = undefined;
-      this.#onError(error instanceof Error ? error : new Error(String(error)));
-    });
-    return () => {
-      this.#listeners.delete(entry);
-    };
+    return this.#listeners.subscribe(listener);
   }
 
   close(): void {
     this.#listeners.clear();
   }
+}
 
-  #dispatch(payload: string): void {
-    let event: unknown;
-    try {
-      event = JSON.parse(payload);
-    } catch {
-      event = undefined;
-    }
-    if (!isSubscriptionEvent(event)) {
-      this.#onError(new Error(`Ignored a malformed subscription event: ${payload.slice(0, 200)}`));
-      return;
-    }
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener that throws loses this event; the others still get it.
-      }
-    }
+/** The event a message carries, checked with the server's own rule; undefined when it is not one. */
+function parseEvent(payload: string): SubscriptionEvent | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(payload);
+  } catch {
+    return undefined;
   }
+  return isSubscriptionEvent(event) ? event : undefined;
 }

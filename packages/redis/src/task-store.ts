@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredTask, TaskPage, TaskRecord, TaskStore } from '@entropic-mcp/server';
 import type { Redis } from 'ioredis';
+import { ChannelListeners } from './channel-listeners.js';
 import { isSafeId, Keys } from './keys.js';
 import { NodeLiveness } from './node-liveness.js';
 
@@ -99,19 +100,15 @@ export class RedisTaskStore implements TaskStore {
   /** Whether this store keeps the liveness key itself (no shared liveness was given). */
   readonly #ownLiveness: boolean;
   readonly #redis: ScriptedRedis;
-  readonly #subscriber: Redis;
   readonly #keys: Keys;
-  readonly #listeners = new Set<(taskId: string) => void>();
-  readonly #onError: (error: Error) => void;
-  #subscribed: Promise<unknown> | undefined;
+  readonly #changes: ChannelListeners<string>;
+  #ready: Promise<unknown> | undefined;
 
   /** `redis` carries commands; `subscriber` is a connection in subscriber mode (shared with other listeners). */
   constructor(redis: Redis, subscriber: Redis, options: RedisTaskStoreOptions) {
     this.#redis = withScripts(redis);
-    this.#subscriber = subscriber;
     this.#keys = new Keys(options.keyPrefix ?? 'emcp:');
     this.nodeId = options.nodeId;
-    this.#onError = options.onError ?? (() => {});
     this.#ownLiveness = options.liveness === undefined;
     this.liveness =
       options.liveness ??
@@ -120,20 +117,18 @@ export class RedisTaskStore implements TaskStore {
         nodeId: options.nodeId,
         ttlMs: options.nodeTtlMs,
       });
-    const channel = this.#keys.taskChannel;
-    subscriber.on('message', (from: string, taskId: string) => {
-      if (from !== channel) return;
-      for (const listener of [...this.#listeners]) listener(taskId);
+    this.#changes = new ChannelListeners(subscriber, this.#keys.taskChannel, {
+      decode: (taskId) => taskId,
+      onError: options.onError ?? (() => {}),
     });
   }
 
   /** Start listening for changes (and this process's liveness key, when the store keeps it). */
   ready(): Promise<unknown> {
-    if (this.#subscribed === undefined) {
-      this.#subscribed = this.#subscriber.subscribe(this.#keys.taskChannel);
-      if (this.#ownLiveness) this.#subscribed = Promise.all([this.#subscribed, this.liveness.start()]);
-    }
-    return this.#subscribed;
+    this.#ready ??= this.#ownLiveness
+      ? Promise.all([this.#changes.ready(), this.liveness.start()])
+      : this.#changes.ready();
+    return this.#ready;
   }
 
   async create(task: StoredTask, limit: number): Promise<boolean> {
@@ -224,20 +219,12 @@ export class RedisTaskStore implements TaskStore {
   }
 
   subscribe(listener: (taskId: string) => void): () => void {
-    const entry = (id: string): void => listener(id);
-    this.#listeners.add(entry);
-    this.ready().catch((error: unknown) => {
-      this.#subscribed = undefined;
-      this.#onError(error instanceof Error ? error : new Error(String(error)));
-    });
-    return () => {
-      this.#listeners.delete(entry);
-    };
+    return this.#changes.subscribe(listener);
   }
 
   /** Stop listening (and the liveness key it keeps: other processes then see its tasks as orphaned). */
   async close(): Promise<void> {
-    this.#listeners.clear();
+    this.#changes.clear();
     if (this.#ownLiveness) await this.liveness.stop().catch(() => undefined);
   }
 

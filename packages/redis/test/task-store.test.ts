@@ -75,6 +75,26 @@ describe('RedisTaskStore on Redis', () => {
     await theirs.close();
   });
 
+  it('hands a change to every listener of every process, even when one listener throws', async () => {
+    const a = await store({ keyPrefix: 'heard:' });
+    const b = await store({ keyPrefix: 'heard:' });
+    const heard: string[] = [];
+    const stopThrowing = b.subscribe(() => {
+      throw new Error('a listener that fails');
+    });
+    const stop = b.subscribe((id) => heard.push(id));
+    const task = storedTask('p:z', a.nodeId);
+    await a.create(task, 4);
+    const record = await a.read(task.taskId);
+    expect(await a.write({ ...task, status: 'completed' }, record?.version ?? 0)).toBe(true);
+    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toEqual([task.taskId]);
+    stopThrowing();
+    stop();
+    await a.close();
+    await b.close();
+  });
+
   it('writes the outcome of a task that finished while Redis was away once it is back', async () => {
     const taskStore = await store({ keyPrefix: 'away:' });
     const server = new McpServer({ name: 'away', version: '1.0.0' }, { tasks: { store: taskStore } });
