@@ -33,7 +33,11 @@ export function parseTokenFile(text: string, file: string): { token: string; sco
   return tokens;
 }
 
-export async function loadServeAuth(auth: ServeAuthArgs): Promise<ServeAuth> {
+/** `onKeySetError` hears of a JWKS that could not be fetched or read (serve's log, so JSON when asked, masked). */
+export async function loadServeAuth(
+  auth: ServeAuthArgs,
+  onKeySetError: (error: Error) => void,
+): Promise<ServeAuth> {
   let tokens: { token: string; scopes: string[] }[] | undefined;
   if (auth.tokenFile !== undefined) {
     let text: string;
@@ -52,8 +56,7 @@ export async function loadServeAuth(auth: ServeAuthArgs): Promise<ServeAuth> {
           issuer: auth.issuer,
           audience: auth.audience,
           resourceMetadata: { authorization_servers: [auth.issuer as string] },
-          onKeySetError: (error: Error) =>
-            process.stderr.write(`entropic-mcp serve: auth: ${error.message}\n`),
+          onKeySetError,
         }),
     ...(tokens === undefined ? {} : { tokens }),
   });

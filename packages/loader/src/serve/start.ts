@@ -200,7 +200,10 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     }
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root }, plan.toolsModuleTasks);
     if (plan.transport.kind === 'http') {
-      auth = args.auth === undefined ? undefined : await loadServeAuth(args.auth);
+      auth =
+        args.auth === undefined
+          ? undefined
+          : await loadServeAuth(args.auth, (error) => secrets.log('warn', `auth: ${error.message}`));
       for (const token of auth?.secrets ?? []) secrets.secret(token);
       const http = await serveHttp(server, {
         host: plan.transport.host,

@@ -134,7 +134,7 @@ export function startHttp(
   return new Promise((ready, fail) => {
     child.stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(text);
+      const match = /listening on (http:\/\/[^\s"\\]+)/.exec(text); // plain or JSON lines
       if (match) {
         ready({
           url: match[1]!,
