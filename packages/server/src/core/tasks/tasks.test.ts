@@ -259,6 +259,47 @@ describe('tasks in 2025-11-25', () => {
     expect(await other.call('tasks/list')).toEqual({ tasks: [] });
   });
 
+  it("tie a task's log and progress notifications to it with the related-task _meta; progress only for a progressToken", async () => {
+    const { server } = fixture();
+    server.addTool({ name: 'chatty', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
+      await sleep(5); // after the CreateTaskResult
+      ctx.log('info', { step: 'started' }, 'chatty');
+      ctx.progress(1, 2, 'half way');
+      ctx.progress(2, 2);
+      return { content: [text('ok')] };
+    });
+    const { peer } = await initializedPeer(server, {}, '2025-11-25');
+    await peer.call('logging/setLevel', { level: 'info' });
+    const related = (taskId: string) => ({ 'io.modelcontextprotocol/related-task': { taskId } });
+    const heard = (taskId: string, method: string) =>
+      peer.notifications
+        .filter((m) => m.method === method)
+        .map((m) => m.params as Record<string, unknown>)
+        .filter((p) => JSON.stringify(p._meta).includes(taskId));
+
+    const tracked = await peer.call('tools/call', {
+      name: 'chatty',
+      task: {},
+      _meta: { progressToken: 'p-1' },
+    });
+    const taskId = (tracked.task as { taskId: string }).taskId;
+    expect(await peer.call('tasks/result', { taskId })).toMatchObject({ content: [{ text: 'ok' }] });
+    expect(heard(taskId, 'notifications/message')).toEqual([
+      { level: 'info', logger: 'chatty', data: { step: 'started' }, _meta: related(taskId) },
+    ]);
+    expect(heard(taskId, 'notifications/progress')).toEqual([
+      { progressToken: 'p-1', progress: 1, total: 2, message: 'half way', _meta: related(taskId) },
+      { progressToken: 'p-1', progress: 2, total: 2, _meta: related(taskId) },
+    ]);
+
+    const untracked = await peer.call('tools/call', { name: 'chatty', task: {} });
+    const otherId = (untracked.task as { taskId: string }).taskId;
+    await peer.call('tasks/result', { taskId: otherId });
+    expect(heard(otherId, 'notifications/message')).toHaveLength(1);
+    expect(heard(otherId, 'notifications/progress')).toEqual([]);
+    expect(peer.notifications.filter((m) => m.method === 'notifications/progress')).toHaveLength(2);
+  });
+
   it('cancel, and refuse what 2025-11-25 refuses', async () => {
     const { server, aborted } = fixture();
     server.addTool({ name: 'only_task', execution: { taskSupport: 'required' } }, () => ({ content: [] }));
