@@ -1,7 +1,8 @@
 /**
  * Tasks over real HTTP with `bearerAuth`: a task belongs to the principal of the token that made it,
  * in both eras — another token's caller gets "not found" for its id on every task method, the same
- * token through another session or another POST gets it — and the running-tasks limit is per principal.
+ * token through another session or another POST gets it — and the running-tasks limit is per principal. The task
+ * methods need Mcp-Name equal to the task id and Mcp-Method equal to the method (-32020 otherwise).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { modernHeaders, postModern } from './support/modern-wire.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef-b';
+const CAROL = 'carol-token-0123456789abcdef';
 const DECLARED = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
 let srv: HttpServerHandle;
 let ids = 0;
@@ -23,7 +25,7 @@ beforeAll(async () => {
     { name: 'hold', execution: { taskSupport: 'optional' } },
     (_args, ctx) => new Promise((_resolve, reject) => ctx.onAbort(() => reject(new Error('stopped')))),
   );
-  srv = await serveHttp(mcp, { auth: bearerAuth({ tokens: [ALICE, BOB] }) });
+  srv = await serveHttp(mcp, { auth: bearerAuth({ tokens: [ALICE, BOB, CAROL] }) });
 });
 
 afterAll(async () => {
@@ -89,6 +91,49 @@ describe('tasks over HTTP belong to the principal', () => {
     });
     expect((await modern(ALICE, 'tools/call', { name: 'hold', arguments: {} }))?.result).toMatchObject({
       resultType: 'task',
+    });
+  });
+});
+
+describe('the headers of the task methods over HTTP (2026-07-28)', () => {
+  it('refuses tasks/get, tasks/update and tasks/cancel whose Mcp-Name is not the task id, or is missing, or whose Mcp-Method is another method (-32020, 400)', async () => {
+    const made = (await modern(CAROL, 'tools/call', { name: 'hold', arguments: {} }))?.result;
+    const taskId = (made as { taskId: string }).taskId;
+    const other = (await modern(CAROL, 'tools/call', { name: 'hold', arguments: {} }))?.result;
+    const otherId = (other as { taskId: string }).taskId;
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+    ] as const) {
+      const body = { jsonrpc: '2.0', id: ++ids, method, params: { ...params, _meta: envelope(DECLARED) } };
+      const send = (changed: Record<string, string | undefined>) =>
+        postModern(srv.url, body, {
+          ...modernHeaders(body),
+          authorization: `Bearer ${CAROL}`,
+          'mcp-name': taskId,
+          ...changed,
+        });
+      for (const [headers, wording] of [
+        [{ 'mcp-name': otherId }, /Mcp-Name/],
+        [{ 'mcp-name': undefined }, /Mcp-Name/],
+        [{ 'mcp-method': method === 'tasks/get' ? 'tasks/cancel' : 'tasks/get' }, /Mcp-Method/],
+      ] as const) {
+        const answer = await send(headers);
+        expect(answer.status, `${method} ${JSON.stringify(headers)}`).toBe(400);
+        expect(answer.message?.error).toMatchObject({
+          code: -32020,
+          message: expect.stringMatching(wording),
+        });
+      }
+      expect((await send({})).message?.result, method).toMatchObject({ resultType: 'complete' });
+    }
+    // Neither task was cancelled by a refused tasks/cancel: the other one still runs.
+    expect((await modern(CAROL, 'tasks/get', { taskId: otherId }))?.result).toMatchObject({
+      status: 'working',
+    });
+    expect((await modern(CAROL, 'tasks/cancel', { taskId: otherId }))?.result).toMatchObject({
+      resultType: 'complete',
     });
   });
 });
