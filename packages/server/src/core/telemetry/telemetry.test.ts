@@ -1,4 +1,5 @@
-// The server's spans and metrics, read from a real OpenTelemetry SDK registered in this process.
+// The server's spans and metrics, read from a real OpenTelemetry SDK registered in this process: parents and tracestate
+// from _meta, the convention attributes (mcp.resource.uri among them), CLIENT spans of elicitation, sampling and roots.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../../test/support/in-memory.js';
@@ -32,6 +33,14 @@ function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
     const answer = await ctx.elicit('name?', { type: 'object', properties: {} });
     return { content: [text(answer.action)] };
   });
+  s.addTool({ name: 'sample' }, async (_args, ctx) => {
+    const made = await ctx.sample({ messages: [], maxTokens: 5 });
+    return { content: [text(made.model)] };
+  });
+  s.addTool({ name: 'roots' }, async (_args, ctx) => ({
+    content: [text(String((await ctx.listRoots()).length))],
+  }));
+  s.addResource({ uri: 'test://notes', name: 'notes' }, (uri) => ({ contents: [{ uri, text: 'n' }] }));
   return s;
 }
 
@@ -109,6 +118,57 @@ describe('server spans', () => {
     const sent = peer.serverRequests[0]?.params as { _meta?: { traceparent?: string } };
     expect(sent._meta?.traceparent).toBe(`00-${TRACE}-${elicit?.spanContext().spanId}-01`);
   });
+});
+
+describe('server spans: trace state, resources, sampling and roots', () => {
+  const tracestate = 'vendor=abc,other=x1';
+
+  it('keeps the tracestate of _meta with the parent, and passes it on in the requests the call makes', async () => {
+    const { peer } = await initializedPeer(server(), { elicitation: { form: {} } });
+    peer.onServerRequest = () => ({ action: 'decline' });
+    await peer.call('tools/call', { name: 'ask', _meta: { traceparent, tracestate } });
+    const [call] = named('tools/call ask');
+    expect(call?.parentSpanContext?.spanId).toBe(CLIENT_SPAN);
+    expect(call?.parentSpanContext?.traceState?.serialize()).toBe(tracestate);
+    expect(call?.spanContext().traceState?.serialize()).toBe(tracestate);
+    const sent = peer.serverRequests[0]?.params as { _meta?: Record<string, unknown> };
+    expect(sent._meta?.tracestate).toBe(tracestate);
+  });
+
+  it('a resources/read span carries mcp.resource.uri', async () => {
+    const { peer } = await initializedPeer(server());
+    await peer.call('resources/read', { uri: 'test://notes', _meta: { traceparent } });
+    const [read] = otel.spans().filter((s) => s.attributes['mcp.method.name'] === 'resources/read');
+    expect(read?.kind).toBe(SpanKind.SERVER);
+    expect(read?.attributes['mcp.resource.uri']).toBe('test://notes');
+    expect(read?.parentSpanContext?.spanId).toBe(CLIENT_SPAN);
+  });
+
+  it.each([
+    [
+      'sampling/createMessage',
+      'sample',
+      { sampling: {} },
+      { role: 'assistant', model: 'm', content: { type: 'text', text: 'x' } },
+    ],
+    ['roots/list', 'roots', { roots: {} }, { roots: [{ uri: 'file:///w', name: 'w' }] }],
+  ])(
+    '%s is a CLIENT span under the call, its context in _meta',
+    async (method, tool, capabilities, answer) => {
+      const { peer } = await initializedPeer(server(), capabilities);
+      peer.onServerRequest = () => answer;
+      await peer.call('tools/call', { name: tool, _meta: { traceparent } });
+      const [call] = named(`tools/call ${tool}`);
+      const [request] = named(method);
+      expect(request?.kind).toBe(SpanKind.CLIENT);
+      expect(request?.spanContext().traceId).toBe(TRACE);
+      expect(request?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId);
+      const sent = peer.serverRequests.find((m) => m.method === method)?.params as {
+        _meta?: { traceparent?: string };
+      };
+      expect(sent._meta?.traceparent).toBe(`00-${TRACE}-${request?.spanContext().spanId}-01`);
+    },
+  );
 });
 
 describe('task spans', () => {
