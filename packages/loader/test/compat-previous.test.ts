@@ -1,9 +1,12 @@
 // A plugin built with the plugin context loads in the loader as it was before the context existed, and runs
-// there as a plain API-1 plugin. That loader is built by this test from git: the native host and the
-// TypeScript of PREVIOUS_LOADER (main just before the plugin context), compiled into a temporary folder.
+// there as a plain API-1 plugin, in both hosting modes. That loader is built by this test from git: the native
+// host, the in-process addon (with node-gyp, from that commit's own binding.gyp) and the TypeScript of
+// PREVIOUS_LOADER (main just before the plugin context), compiled into a temporary folder. It needs that commit
+// in the clone's history: a shallow clone fails here, saying so.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/index.js';
 import { fixture } from './support/fixtures.js';
@@ -14,14 +17,57 @@ const PREVIOUS_LOADER = '08f364441e9724f4a3a11e7462552819e5a26634';
 const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');
 
 let root: string;
-let previous: { host: string; dist: string; pkg: string };
+let previous: { host: string; addon: string; dist: string; pkg: string };
 
 function exec(cmd: string, args: string[], cwd = root): string {
   return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Extracts the previous loader's sources from git and builds its host and its JavaScript. */
-function buildPrevious(): { host: string; dist: string; pkg: string } {
+/** Refuses to go on, saying what to do, when the clone does not hold PREVIOUS_LOADER (a shallow clone). */
+function requirePreviousCommit(): void {
+  try {
+    exec('git', ['-C', REPO_ROOT, 'cat-file', '-e', `${PREVIOUS_LOADER}^{commit}`]);
+  } catch {
+    throw new Error(
+      `commit ${PREVIOUS_LOADER} (the loader before the plugin context, which this test builds) is not in ` +
+        `the git history of ${REPO_ROOT}; a shallow clone lacks it: fetch the full history ` +
+        '(`git fetch --unshallow`, or `fetch-depth: 0` with actions/checkout) and run again',
+    );
+  }
+}
+
+/**
+ * The previous in-process addon, built with node-gyp from that commit's binding.gyp: its `entropic_loader`
+ * target as it was (sources, defines, flags), with the paths its variables computed filled in.
+ */
+function buildPreviousAddon(): string {
+  const dir = join(root, 'packages/loader');
+  const gyp = JSON.parse(
+    exec('git', ['-C', REPO_ROOT, 'show', `${PREVIOUS_LOADER}:packages/loader/binding.gyp`]),
+  );
+  const target = (gyp.targets as { target_name: string; include_dirs: string[] }[]).find(
+    (t) => t.target_name === 'entropic_loader',
+  );
+  if (target === undefined) throw new Error(`no entropic_loader target in ${PREVIOUS_LOADER}'s binding.gyp`);
+  const require = createRequire(join(LOADER_ROOT, 'package.json'));
+  const paths: Record<string, string> = {
+    '<(abi_include)': join(root, 'packages/abi-headers/include'),
+    '<(abi_native)': join(root, 'packages/abi-headers/native'),
+  };
+  const addonApi = dirname(require.resolve('node-addon-api/package.json'));
+  target.include_dirs = target.include_dirs.map((d) =>
+    d.includes('node-addon-api') ? addonApi : (paths[d] ?? d),
+  );
+  writeFileSync(join(dir, 'binding.gyp'), JSON.stringify({ targets: [target] }, null, 2));
+  const nodeGyp = require.resolve('node-gyp/bin/node-gyp.js');
+  const nodedir = resolve(process.execPath, '..', '..');
+  exec(process.execPath, [nodeGyp, 'rebuild', `--nodedir=${nodedir}`, '--jobs=max', '--loglevel=warn'], dir);
+  return join(dir, 'build', 'Release', 'entropic_loader.node');
+}
+
+/** Extracts the previous loader's sources from git and builds its host, its addon and its JavaScript. */
+function buildPrevious(): { host: string; addon: string; dist: string; pkg: string } {
+  requirePreviousCommit();
   const parts = [
     'packages/loader/native',
     'packages/loader/src',
@@ -86,13 +132,13 @@ function buildPrevious(): { host: string; dist: string; pkg: string } {
     ],
     LOADER_ROOT,
   );
-  return { host, dist, pkg };
+  return { host, addon: buildPreviousAddon(), dist, pkg };
 }
 
 beforeAll(() => {
   root = mkdtempSync(join('/tmp', 'previous-loader-'));
   previous = buildPrevious();
-}, 180_000);
+}, 400_000);
 
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
@@ -116,6 +162,31 @@ describe('a plugin with the plugin context in the loader from before it', () => 
       expect(plugin.apiVersion).toBe(1);
       expect(plugin.tools.map((t) => t.name)).toEqual(['count']);
       expect(await plugin.execute('count', { to: 3, delay_ms: 1 })).toEqual({ result: '3', directives: [] });
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it('its in-process addon loads it too, as a plain API-1 plugin that counts in silence', async () => {
+    expect(exec('strings', [previous.addon])).not.toContain('entropic_mcp_server_execute_with_context');
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+      loadPlugin: typeof loadPlugin;
+    };
+    // That loader finds its addon through ENTROPIC_LOADER_ADDON, read once, on its first in-process load.
+    process.env.ENTROPIC_LOADER_ADDON = previous.addon;
+    let plugin: Awaited<ReturnType<typeof loadPlugin>>;
+    try {
+      plugin = await loadPrevious(SLOW, { isolation: 'none' });
+    } finally {
+      delete process.env.ENTROPIC_LOADER_ADDON;
+    }
+    try {
+      expect(plugin.isolation).toBe('none');
+      expect(plugin.apiVersion).toBe(1);
+      expect(plugin.tools.map((t) => t.name)).toEqual(['count']);
+      expect(await plugin.execute('count', { to: 3, delay_ms: 1 })).toEqual({ result: '3', directives: [] });
+      const loaded = readFileSync('/proc/self/maps', 'utf8');
+      expect(loaded).toContain(previous.addon);
     } finally {
       await plugin.close();
     }
