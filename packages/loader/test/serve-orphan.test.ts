@@ -1,9 +1,12 @@
-// `serve` started through a launcher that does not pass SIGTERM on (`npx`, a shell script): SIGTERM to the launcher
-// ends the launcher, and serve, reparented, notices its parent is gone, closes its plugins and frees its port.
+// `serve` started through a launcher that does not pass SIGTERM on (`npm start`, `npx`, a shell script): SIGTERM to
+// the launcher ends the launcher, and serve, reparented, notices its parent is gone, closes its plugins and frees
+// its port. `npm start` installs and builds before it serves; on a built workspace both are no-ops (a few seconds),
+// which the test checks first rather than wait minutes for a build under the other tests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { alive, CLI, childPids, examplePlugins, REPO_ROOT, waitFor } from './support/serve-helpers.js';
+import { staleBuilds } from './support/workspace-build.js';
 
 const ECHO = examplePlugins().find((p) => p.endsWith('/echo.so'));
 
@@ -44,29 +47,43 @@ async function launch(
   return { launcher, port, serve: descendants(launcher.pid as number) };
 }
 
-describe.skipIf(ECHO === undefined)('serve whose launcher got SIGTERM', () => {
+/** The echo example, or a failure naming what to build (the tests never skip for want of a build). */
+function echo(): string {
+  expect(ECHO, 'examples/plugins/echo/build/echo.so is missing: run `pnpm build` first').toBeDefined();
+  return ECHO as string;
+}
+
+/** Starts serve through the launcher, sends the launcher SIGTERM, and waits for serve to end and free its port. */
+async function orphanedServeEnds(command: string, args: string[]): Promise<void> {
+  const { launcher, port, serve } = await launch(command, args);
+  expect(serve.length).toBeGreaterThan(0);
+  expect(await listening(port)).toBe(true);
+  const launcherGone = new Promise((resolve) => launcher.once('exit', resolve));
+  launcher.kill('SIGTERM');
+  await launcherGone;
+  await waitFor(() => serve.every((pid) => !alive(pid)), 30_000, 'serve and its plugin hosts to exit');
+  expect(await listening(port)).toBe(false);
+}
+
+describe('serve whose launcher got SIGTERM', () => {
   it.each([
     ['npx', ['--no-install', 'entropic-mcp']],
     ['sh', ['-c', `"${process.execPath}" "${CLI}" "$@"; true`, 'sh']],
   ])(
     'through %s: the launcher ends, then serve ends and frees its port',
     async (command, prefix) => {
-      const { launcher, port, serve } = await launch(command, [
-        ...prefix,
-        'serve',
-        '--plugin',
-        ECHO as string,
-        '--http',
-        '127.0.0.1:0',
-      ]);
-      expect(serve.length).toBeGreaterThan(0);
-      expect(await listening(port)).toBe(true);
-      const launcherGone = new Promise((resolve) => launcher.once('exit', resolve));
-      launcher.kill('SIGTERM');
-      await launcherGone;
-      await waitFor(() => serve.every((pid) => !alive(pid)), 30_000, 'serve and its plugin hosts to exit');
-      expect(await listening(port)).toBe(false);
+      await orphanedServeEnds(command, [...prefix, 'serve', '--plugin', echo(), '--http', '127.0.0.1:0']);
     },
     60_000,
   );
+
+  it("through npm start (the README's Quick start): npm ends, then serve ends and frees its port", async () => {
+    echo();
+    expect(
+      staleBuilds(),
+      '`npm start` would build these first: run `pnpm build` so the test does not wait for a build',
+    ).toEqual([]);
+    // The examples on a free port (`--port 0`), after an install and a build that find nothing to do.
+    await orphanedServeEnds('npm', ['start', '--', '--port', '0']);
+  }, 120_000);
 });
