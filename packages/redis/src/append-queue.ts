@@ -18,15 +18,20 @@ import { explain, RedisTimeoutError } from './connect.js';
 
 /**
  * KEYS: stream 1, index 1, stream 2, index 2, …; ARGV: max length, ttl ms, retention ms, the length of
- * the key prefix, then for each event: stream id, data, and `l` (the stream's last event), `r` and the
- * JSON of the requests it answers (its first event), or nothing. A complete stream's packed form, at
- * the stream's key with `evc:` for `ev:`: `<last seq> <requests>\n`, then `<seq> <byte length>\n<data>`
- * per event.
+ * the key prefix, then for each event: stream id, data, `l` (the stream's last event), `r` and the JSON
+ * of the requests it answers (its first event), or nothing, and the least sequence number it may take
+ * (or nothing). A complete stream's packed form, at the stream's key with `evc:` for `ev:`: `<last seq>
+ * <requests>\n`, then `<seq> <byte length>\n<data>` per event.
+ *
+ * The least sequence number is one past the last id the writer was given on the stream: when the log
+ * is gone (a Redis restarted empty, an expired key), the event is numbered after it rather than from 1
+ * again, so that no id is given twice in a stream. An event Redis numbered lower is taken out and added
+ * again with that number.
  */
 const APPEND_LUA = `local max, ttl, retain, cut, out = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), {}
 for i = 1, #KEYS / 2 do
   local stream, index = KEYS[2 * i - 1], KEYS[2 * i]
-  local id, data, mode = ARGV[3 * i + 2], ARGV[3 * i + 3], ARGV[3 * i + 4]
+  local id, data, mode, floor = ARGV[4 * i + 1], ARGV[4 * i + 2], ARGV[4 * i + 3], ARGV[4 * i + 4]
   if mode == 'l' then
     local packed = string.sub(stream, 1, cut) .. 'evc:' .. string.sub(stream, cut + 4)
     local parts, seq, req = {}, 0, ''
@@ -39,6 +44,7 @@ for i = 1, #KEYS / 2 do
       parts[#parts + 1] = seq .. ' ' .. #d .. '\\n' .. d
     end
     seq = seq + 1
+    if floor ~= '' and tonumber(floor) > seq then seq = tonumber(floor) end
     parts[#parts + 1] = seq .. ' ' .. #data .. '\\n' .. data
     local value = seq .. ' ' .. req .. '\\n' .. table.concat(parts)
     if redis.call('SET', packed, value, 'PX', retain, 'NX') then
@@ -49,11 +55,14 @@ for i = 1, #KEYS / 2 do
       out[i] = '0-' .. string.match(redis.call('GET', packed), '^%d+')
     end
   else
-    if mode == '' then
-      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data)
-    else
-      out[i] = redis.call('XADD', stream, 'MAXLEN', max, '0-*', 'd', data, 'r', string.sub(mode, 2))
+    local fields = {'d', data}
+    if mode ~= '' then fields = {'d', data, 'r', string.sub(mode, 2)} end
+    local added = redis.call('XADD', stream, 'MAXLEN', max, '0-*', unpack(fields))
+    if floor ~= '' and tonumber(string.sub(added, 3)) < tonumber(floor) then
+      redis.call('XDEL', stream, added)
+      added = redis.call('XADD', stream, 'MAXLEN', max, '0-' .. floor, unpack(fields))
     end
+    out[i] = added
     redis.call('PEXPIRE', stream, ttl)
     redis.call('SADD', index, id)
     redis.call('PEXPIRE', index, ttl)
@@ -71,6 +80,8 @@ export interface AppendTarget {
   readonly streamId: string;
   /** `l` for a stream's last event, `r` and the JSON of the requests it answers, or ''. */
   readonly mode: string;
+  /** The least sequence number the event may take (one past the writer's last id), or ''. */
+  readonly floor: string;
 }
 
 interface Pending {
@@ -128,7 +139,7 @@ export class AppendQueue {
     const args: string[] = [...this.#head];
     for (const { target, data } of batch) {
       keys.push(target.stream, target.index);
-      args.push(target.streamId, data, target.mode);
+      args.push(target.streamId, data, target.mode, target.floor);
     }
     Promise.resolve()
       .then(() => this.#redis.emcpAppendEvents(keys.length, ...keys, ...args))

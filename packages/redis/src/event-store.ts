@@ -1,7 +1,8 @@
 /**
  * The server's EventStore on Redis Streams: one Redis stream per logical SSE stream, trimmed to a
  * bounded length and expiring after a quiet period, plus one set per session naming its streams so
- * a session's end forgets them all. Entry ids are `0-N` with N given by Redis, so an event id is
+ * a session's end forgets them all. Entry ids are `0-N` with N given by Redis (never below one past
+ * the writer's last id, so a log Redis lost is numbered on, not again), so an event id is
  * `<streamId>.<N>`, like the in-memory store's. Appends go through an AppendQueue: the events made
  * while one batch is on its way are added by one atomic script (add, trim, push the expiry back,
  * index), and each is written to the client only after Redis acknowledged it. A stream's last event
@@ -81,6 +82,7 @@ export class RedisEventStore implements EventStore {
       index: this.#keys.eventStreamsOf(groupOf(streamId)),
       streamId,
       mode: modeOf(options),
+      floor: floorOf(streamId, options?.previous),
     };
     const entryId = await this.#appends.push(target, data);
     return `${streamId}.${seqOf(String(entryId))}`;
@@ -136,6 +138,13 @@ export class RedisEventStore implements EventStore {
 function modeOf(options: AppendOptions | undefined): string {
   if (options?.last === true) return 'l';
   return options?.requests === undefined ? '' : `r${JSON.stringify(options.requests)}`;
+}
+
+/** One past the sequence number of `previous` when it is an id of `streamId` (see append-queue.ts), or ''. */
+function floorOf(streamId: string, previous: string | undefined): string {
+  if (previous === undefined || !previous.startsWith(`${streamId}.`)) return '';
+  const seq = previous.slice(streamId.length + 1);
+  return SEQ.test(seq) ? String(Number(seq) + 1) : '';
 }
 
 /** A complete stream's events after `seq`, from its packed form (see append-queue.ts). */

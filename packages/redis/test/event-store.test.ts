@@ -111,6 +111,26 @@ describe('RedisEventStore on Redis', () => {
     expect(await redis.exists('gone:ev:g.0', 'gone:ev:g.1')).toBe(0);
   });
 
+  it('numbers a stream on after a Redis restarted empty: no id given twice, and a resumption from the last one gets what came since', async () => {
+    const own = await startRedis();
+    const client = await connectRedis(own.url);
+    try {
+      const store = new RedisEventStore(client);
+      const seq = (id: string) => Number(id.slice(id.lastIndexOf('.') + 1));
+      let last = await store.append('s.g0', '');
+      for (let n = 1; n <= 3; n++) last = await store.append('s.g0', `{"n":${n}}`, { previous: last });
+      await own.kill(true);
+      await own.restart(); // no persistence: every log is gone
+      for (let i = 0; i < 100 && client.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+      const next = await store.append('s.g0', '{"n":4}', { previous: last });
+      expect(seq(next)).toBe(seq(last) + 1);
+      expect((await store.after(last))?.events.map((e) => e.data)).toEqual(['{"n":4}']);
+    } finally {
+      client.disconnect();
+      await own.stop();
+    }
+  });
+
   it('refuses a bad prefix and bad bounds by name', () => {
     expect(() => new RedisEventStore(redis, { keyPrefix: 'no colon' })).toThrow(/prefix/);
     expect(() => new RedisEventStore(redis, { ttlMs: 0 })).toThrow(/ttlMs must be a positive integer/);

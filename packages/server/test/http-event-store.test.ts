@@ -200,6 +200,51 @@ describe('Streamable HTTP: resuming a stream whose old connection looks alive', 
   });
 });
 
+describe('Streamable HTTP: a stream whose log the store lost', () => {
+  it('is numbered on from its last id, not again from 0, so a resumption from that id gets what came since', async () => {
+    const store = new MemoryEventStore();
+    const srv = await serve({ eventStore: store }, (mcp) =>
+      mcp.addTool({ name: 'shout', description: 'a notification to the GET stream' }, (args) => {
+        mcp.notify('notifications/message', { level: 'info', data: args.n });
+        return { content: [{ type: 'text', text: 'ok' }] };
+      }),
+    );
+    const sessionId = await initSession(srv.url);
+    const shout = async (n: number) => {
+      const body = {
+        jsonrpc: '2.0',
+        id: n,
+        method: 'tools/call',
+        params: { name: 'shout', arguments: { n } },
+      };
+      await (await post(srv.url, body, sessionHeaders(sessionId))).text();
+    };
+    const ids = (text: string) => parseSse(text).map((e) => e.id as string);
+    const get = follow(
+      await fetch(srv.url, { headers: { ...sessionHeaders(sessionId), accept: 'text/event-stream' } }),
+    );
+    for (let n = 1; n <= 2; n++) {
+      await shout(n);
+      for (let i = 0; i < 400 && !get.text().includes(`"data":${n}`); i++) await sleep(10);
+    }
+    const before = ids(get.text()); // priming, 1, 2
+    const stream = (before[0] as string).slice(0, (before[0] as string).lastIndexOf('.'));
+    store.delete(stream); // the log is gone (evicted; with Redis: restarted empty, or expired)
+    await shout(3);
+    for (let i = 0; i < 400 && !get.text().includes('"data":3'); i++) await sleep(10);
+    get.stop();
+    const seqs = ids(get.text()).map((id) => Number(id.slice(stream.length + 1)));
+    expect(seqs).toEqual([0, 1, 2, 3]); // no id given twice
+    const headers = { ...sessionHeaders(sessionId), accept: 'text/event-stream' };
+    const again = follow(
+      await fetch(srv.url, { headers: { ...headers, 'last-event-id': before[2] as string } }),
+    );
+    for (let i = 0; i < 400 && !again.text().includes('"data":3'); i++) await sleep(10);
+    again.stop();
+    expect(sseMessages(again.text()).map((m) => (m.params as { data: number }).data)).toEqual([3]);
+  });
+});
+
 describe('MemoryEventStore.delete', () => {
   it('drops one stream and its bytes, leaving the others resumable', () => {
     const store = new MemoryEventStore();

@@ -39,6 +39,13 @@ export interface AppendOptions {
    * nothing and returns the id of the stream's last event.
    */
   readonly last?: boolean;
+  /**
+   * The id of this stream's latest event as far as the caller knows (the writer of a long-lived
+   * stream). A store that no longer holds the stream's log (evicted, expired, or kept in a Redis that
+   * restarted empty) numbers this event after it: an id is never given twice in one stream, and a
+   * client resuming from an id given before gets what was stored since.
+   */
+  readonly previous?: string;
 }
 
 export interface EventStore {
@@ -138,7 +145,13 @@ export class MemoryEventStore implements EventStore {
     let log = this.#streams.get(streamId);
     if (log === undefined) {
       if (this.#streams.size >= this.#maxStreams) this.#dropOne();
-      log = { first: 0, bytes: 0, events: [], complete: false, requests: undefined };
+      log = {
+        first: nextAfter(streamId, options?.previous),
+        bytes: 0,
+        events: [],
+        complete: false,
+        requests: undefined,
+      };
       this.#streams.set(streamId, log);
       this.#order.push(streamId);
       if (this.#order.length - this.#orderHead > 2 * this.#streams.size + 1024) this.#compactOrder();
@@ -259,4 +272,11 @@ function positive(value: number | undefined, fallback: number, name: string): nu
     throw new TypeError(`MemoryEventStore: ${name} must be a positive integer, got ${String(value)}`);
   }
   return value;
+}
+
+/** Where a stream whose log is gone starts again: after `previous` when it is one of its ids, else 0. */
+function nextAfter(streamId: string, previous: string | undefined): number {
+  if (previous === undefined || !previous.startsWith(`${streamId}.`)) return 0;
+  const seq = previous.slice(streamId.length + 1);
+  return /^[0-9]{1,15}$/.test(seq) ? Number(seq) + 1 : 0;
 }

@@ -38,7 +38,7 @@ export class SseStream implements Pingable {
   prefix: string | undefined;
   /** Reports a failure of an asynchronous event store. */
   onError: ((error: Error) => void) | undefined;
-  /** The id of the last event stored on this stream. */
+  /** The id of the last event stored on this stream (as far as the store has answered). */
   lastId: string | undefined;
   /** Ids of the last events stored for messages other processes raised (a GET stream's). */
   forwarded: string[] | undefined;
@@ -60,13 +60,15 @@ export class SseStream implements Pingable {
     requests: readonly RequestId[] | undefined,
     held: (stream: SseStream) => void,
   ): void {
-    const id = store.append(this.id, '', requests === undefined ? undefined : { requests });
+    const id = store.append(this.id, '', this.#options(false, requests));
     if (typeof id === 'string') {
+      this.#stored(id, false);
       this.prefix = ssePriming(id);
       return;
     }
     this.tail = id
       .then((eventId) => {
+        this.#stored(eventId, false);
         this.prefix = ssePriming(eventId);
       }, this.#fail)
       .then(() => {
@@ -150,7 +152,7 @@ export class SseStream implements Pingable {
       this.#out(sseEvent(undefined, data), maxBacklog, end);
       return;
     }
-    const options = end ? LAST : undefined;
+    const options = this.#options(end);
     if (this.tail !== undefined) {
       // Stored at once (the store numbers events in the order they are appended, so a Redis round trip
       // carries this event with the ones before it); only the write waits for the events before it.
@@ -173,6 +175,19 @@ export class SseStream implements Pingable {
     if (writable(this.res)) this.#send(finalText, true);
     this.res = undefined;
     this.keepAlive.remove(this);
+  }
+
+  /**
+   * What an append tells the store besides the data: the stream's last event, the requests it
+   * answers, and the id stored before it (so a store that lost the log numbers on from there).
+   */
+  #options(last: boolean, requests?: readonly RequestId[]): AppendOptions | undefined {
+    if (this.lastId === undefined && requests === undefined) return last ? LAST : undefined;
+    const options: { last?: boolean; requests?: readonly RequestId[]; previous?: string } = {};
+    if (last) options.last = true;
+    if (requests !== undefined) options.requests = requests;
+    if (this.lastId !== undefined) options.previous = this.lastId;
+    return options;
   }
 
   readonly #fail = (error: unknown): void => {

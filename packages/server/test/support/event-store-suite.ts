@@ -47,6 +47,24 @@ export function eventStoreSuite(name: string, { make }: EventStoreSuiteOptions):
       expect((await store.after(second))?.events.map((e) => e.data)).toEqual([msg(3), msg(4)]);
     });
 
+    it('numbers a stream whose log is gone on after `previous`: no id twice, and what came since replays', async () => {
+      const store = await make({});
+      const seq = (id: string) => Number(id.slice(id.lastIndexOf('.') + 1));
+      const prime = await store.append('g.1', '');
+      const a = await store.append('g.1', msg(1), { previous: prime });
+      await store.forget('g.'); // the log is gone (evicted, expired, a Redis restarted empty)
+      const b = await store.append('g.1', msg(2), { previous: a });
+      const c = await store.append('g.1', msg(3), { previous: b });
+      expect([seq(b), seq(c)]).toEqual([seq(a) + 1, seq(a) + 2]);
+      expect((await store.after(a))?.events.map((e) => e.data)).toEqual([msg(2), msg(3)]);
+      // The same for a stream's last event, and a `previous` of another stream changes nothing.
+      await store.forget('g.');
+      const d = await store.append('g.1', msg(4), { previous: c, last: true });
+      expect(seq(d)).toBe(seq(c) + 1);
+      expect(await store.after(c)).toMatchObject({ events: [{ id: d, data: msg(4) }], complete: true });
+      expect(seq(await store.append('g.2', msg(5), { previous: c }))).toBeLessThan(seq(a));
+    });
+
     it('forgets every stream of a session by prefix, and no other', async () => {
       const store = await make({});
       const gone = await store.append('abc.0', msg(1));
