@@ -1,11 +1,13 @@
 /**
  * A TCP proxy between the clients and HAProxy that cuts connections on cue, as a network would. A
  * `reset` cut closes both sides at once (HAProxy and the server see the client leave). A `silent` cut
- * closes only the client's side and keeps HAProxy's connection open, reading and discarding what it
- * sends for `holdMs` (a client behind a dead NAT: every server write still succeeds, and reaches no one).
+ * closes only the client's side and keeps HAProxy's connection open, reading what it sends for `holdMs`
+ * and passing it to no one (a client behind a dead NAT: every server write still succeeds, and reaches
+ * no one); what it swallowed is kept, so a test can tell which answers went into the void.
  */
 
 import { createServer, type Server, Socket } from 'node:net';
+import { ResponseFramer } from './http-framing.js';
 
 export type CutMode = 'reset' | 'silent';
 
@@ -13,7 +15,7 @@ export type CutMode = 'reset' | 'silent';
 export interface ConnectionView {
   /** Method of the last request seen on it (GET, POST, DELETE), if one was recognised. */
   readonly method: string | undefined;
-  /** An SSE answer has started on it since its last request (the connection is mid-stream). */
+  /** An SSE answer is open on it now: its head passed and its end has not (the connection is mid-stream). */
   readonly streaming: boolean;
 }
 
@@ -31,6 +33,8 @@ export interface CutProxy {
   readonly endpoint: string;
   /** Connections open now. */
   readonly open: number;
+  /** What HAProxy sent into silently cut connections after the cut (which no client read), as text. */
+  readonly swallowed: readonly string[];
   /** Cut the matching connections; returns how many were cut. */
   cut(options: CutOptions): number;
   stop(): Promise<void>;
@@ -40,7 +44,8 @@ interface Pair {
   readonly client: Socket;
   readonly upstream: Socket;
   method: string | undefined;
-  streaming: boolean;
+  /** The answers passing from HAProxy to the client. */
+  framer: ResponseFramer;
 }
 
 const METHOD = /^(GET|POST|DELETE) /;
@@ -48,9 +53,10 @@ const METHOD = /^(GET|POST|DELETE) /;
 export async function startCutProxy(targetPort: number): Promise<CutProxy> {
   const pairs = new Set<Pair>();
   const held = new Set<Socket>();
+  const swallowed: string[] = [];
   const server: Server = createServer((client) => {
     const upstream = new Socket();
-    const pair: Pair = { client, upstream, method: undefined, streaming: false };
+    const pair: Pair = { client, upstream, method: undefined, framer: new ResponseFramer() };
     pairs.add(pair);
     client.setNoDelay(true);
     upstream.setNoDelay(true);
@@ -58,13 +64,14 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
     client.on('data', (chunk: Buffer) => {
       const method = METHOD.exec(chunk.toString('latin1', 0, 8));
       if (method !== null) {
+        // The clients send a request only after the last answer ended (no pipelining).
         pair.method = method[1];
-        pair.streaming = false;
+        pair.framer = new ResponseFramer();
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (!pair.streaming && chunk.includes('text/event-stream')) pair.streaming = true;
+      pair.framer.feed(chunk);
       client.write(chunk);
     });
     const end = (): void => {
@@ -86,10 +93,12 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
     get open() {
       return pairs.size;
     },
+    swallowed,
     cut({ mode, match, holdMs = 30_000 }) {
       let cut = 0;
       for (const pair of [...pairs]) {
-        if (match !== undefined && !match({ method: pair.method, streaming: pair.streaming })) continue;
+        if (match !== undefined && !match({ method: pair.method, streaming: pair.framer.streaming }))
+          continue;
         cut++;
         pairs.delete(pair);
         if (mode === 'reset') {
@@ -101,7 +110,7 @@ export async function startCutProxy(targetPort: number): Promise<CutProxy> {
         const { client, upstream } = pair;
         client.removeAllListeners().on('error', () => {});
         upstream.removeAllListeners().on('error', () => upstream.destroy());
-        upstream.on('data', () => {});
+        upstream.on('data', (chunk: Buffer) => swallowed.push(chunk.toString('utf8')));
         upstream.on('close', () => held.delete(upstream));
         held.add(upstream);
         setTimeout(() => upstream.destroy(), holdMs).unref();

@@ -15,6 +15,15 @@ import type { Tap } from './tap.js';
 
 let made = 0;
 
+/** How `chaos.notify` raises a number: to the session only, with server.notify, or with server.log. */
+export type Via = 'session' | 'server' | 'log';
+
+/** How an event lane raises its numbers: the ways it takes in turn, and whether each also changes the tools list. */
+export interface RaiseOptions {
+  readonly vias?: readonly Via[];
+  readonly listChanges?: boolean;
+}
+
 export class EventLane {
   readonly name: string;
   readonly taps: Tap[] = [];
@@ -35,6 +44,7 @@ export class EventLane {
   constructor(
     readonly sdk: Sdk,
     readonly env: LoadEnv,
+    readonly raise: RaiseOptions = {},
   ) {
     this.name = `${sdk} legacy GET events`;
   }
@@ -65,8 +75,10 @@ export class EventLane {
       }
       const n = this.raised++;
       const key = `${this.#tag}-${n}`;
+      const vias = this.raise.vias ?? ['session'];
+      const args = { tag: this.#tag, n, via: vias[n % vias.length], list: this.raise.listChanges === true };
       const settled = await withDeadline(
-        (signal) => client.call('chaos.notify', { tag: this.#tag, n }, { signal }),
+        (signal) => client.call('chaos.notify', args, { signal }),
         deadlineMs,
       );
       if (settled.kind === 'value' && /^\d+$/.test(settled.value.content?.[0]?.text ?? '')) {
@@ -149,7 +161,12 @@ export class EventLane {
       if (eventId === undefined || data?.tag !== this.#tag) continue;
       const dot = eventId.lastIndexOf('.');
       const [stream, seq] = [eventId.slice(0, dot), Number(eventId.slice(dot + 1))];
-      if (seq < (lastSeq.get(stream) ?? -1)) ledger.events.outOfOrder++;
+      if (seq < (lastSeq.get(stream) ?? -1)) {
+        ledger.events.outOfOrder++;
+        ledger.trace(
+          `${this.name} got ${eventId} after ${stream}.${lastSeq.get(stream)}; ${this.#streams()}`,
+        );
+      }
       lastSeq.set(stream, Math.max(seq, lastSeq.get(stream) ?? -1));
     }
     if (late > 0) ledger.fact(`${this.name}: ${late} numbers arrived after a higher one (over 2 s late)`);

@@ -27,12 +27,23 @@ export interface EventCounts {
   dropped: number;
 }
 
+/** What the clients did on the wire to get their answers and events through the faults. */
+export interface WireCounts {
+  /** Requests that carried `Last-Event-ID`. */
+  resumptions: number;
+  /** Final answers to calls that arrived on a resumption rather than on their POST. */
+  recovered: number;
+  /** GET streams resumed on another process than the one that sent the event resumed from. */
+  resumedElsewhere: number;
+}
+
 /** Requests per outcome, and the slowest answer (correct or clear error) in ms. */
 export type LaneCounts = Record<Outcome, number> & { requests: number; slowestMs: number };
 
 export class Ledger {
   readonly entries: Entry[] = [];
   readonly events: EventCounts = { delivered: 0, duplicated: 0, outOfOrder: 0, lost: 0, dropped: 0 };
+  readonly wire: WireCounts = { resumptions: 0, recovered: 0, resumedElsewhere: 0 };
   /** What the scenario did (faults injected, resumptions seen, …), printed beside the counts. */
   readonly facts: string[] = [];
   /** Failures that are not a request's (a lane that never answered again after the fault, …). */

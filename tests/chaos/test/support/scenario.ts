@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import type { ChaosCluster } from './chaos-cluster.js';
 import type { Sdk } from './clients.js';
 import { sleep } from './deadline.js';
-import { EventLane } from './event-lane.js';
+import { EventLane, type RaiseOptions } from './event-lane.js';
 import { Lane, type LaneSpec, type LoadEnv, STANDARD_LANES } from './lanes.js';
 import { Ledger } from './ledger.js';
 import { saveScenario } from './results.js';
@@ -19,6 +19,8 @@ export interface ScenarioOptions {
   readonly lanes?: readonly LaneSpec[];
   /** GET-stream event lanes, by SDK (default one of each). */
   readonly eventLanes?: readonly Sdk[];
+  /** How the event lanes raise their numbers (default: to their own session only). */
+  readonly eventRaise?: RaiseOptions;
   /** Where the load connects (default HAProxy's endpoint). */
   readonly endpoint?: string;
   /** A request with no answer after this long is hung. Default 15 s. */
@@ -29,6 +31,8 @@ export interface ScenarioOptions {
   readonly recoverMs?: number;
   /** The faults, injected while the load runs. */
   readonly fault: (run: ScenarioRun) => Promise<void>;
+  /** More judgement once the load stopped and was counted, before the results are kept. */
+  readonly judge?: (run: ScenarioRun) => void;
 }
 
 export interface ScenarioRun {
@@ -61,7 +65,9 @@ export async function runScenario(
     paceMs: options.paceMs ?? 25,
   };
   const lanes = (options.lanes ?? STANDARD_LANES).map((spec) => new Lane(spec, env));
-  const eventLanes = (options.eventLanes ?? ['v1', 'v2']).map((sdk) => new EventLane(sdk, env));
+  const eventLanes = (options.eventLanes ?? ['v1', 'v2']).map(
+    (sdk) => new EventLane(sdk, env, options.eventRaise),
+  );
   const all = [...lanes, ...eventLanes];
   for (const lane of all) lane.start();
   const run: ScenarioRun = {
@@ -90,8 +96,18 @@ export async function runScenario(
     await lane.close();
   }
   bookDuplicates(cluster, lanes, ledger);
-  const resumptions = all.flatMap((l) => l.taps).reduce((n, tap) => n + tap.resumptions, 0);
-  ledger.fact(`${resumptions} resumptions (requests with Last-Event-ID) by the clients`);
+  options.judge?.(run);
+  const taps = all.flatMap((l) => l.taps);
+  const wire = ledger.wire;
+  for (const tap of taps) {
+    wire.resumptions += tap.resumptions;
+    wire.recovered += tap.recovered;
+    wire.resumedElsewhere += tap.resumedElsewhere;
+  }
+  ledger.fact(
+    `${wire.resumptions} resumptions (requests with Last-Event-ID) by the clients; ${wire.recovered} ` +
+      `answers arrived on a resumption; ${wire.resumedElsewhere} GET streams resumed on another process`,
+  );
   const markdown = saveScenario(inject('chaosParts'), ledger, startedAt);
   console.log(markdown);
   return ledger;

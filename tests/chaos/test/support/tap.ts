@@ -29,6 +29,12 @@ export class Tap {
   readonly seen: Tapped[] = [];
   /** Requests that carried `Last-Event-ID` (resumptions). */
   resumptions = 0;
+  /** Final answers to calls that arrived on a resumption (a GET with `Last-Event-ID`), not on their POST. */
+  recovered = 0;
+  /** Resumptions of a GET stream answered by another process than the one that sent the event resumed from. */
+  resumedElsewhere = 0;
+  /** The process (`X-Served-By`) that sent each event id seen on a GET answer. */
+  readonly #sentBy = new Map<string, string>();
   /** The last requests sent that carried a sealed `requestState` (a 2026-07-28 retry): headers and body. */
   readonly retries: { readonly headers: Record<string, string>; readonly body: string }[] = [];
   /** The process (HAProxy's `X-Served-By`) of each GET answered with an SSE stream, in order. */
@@ -76,10 +82,14 @@ export class Tap {
       const type = res.headers.get('content-type') ?? '';
       if (res.body === null) return res;
       if (type.includes('text/event-stream')) {
-        if (method === 'GET' && res.status === 200)
-          this.getStreams.push(res.headers.get('x-served-by') ?? '');
+        const servedBy = res.headers.get('x-served-by') ?? '';
+        if (method === 'GET' && res.status === 200) {
+          this.getStreams.push(servedBy);
+          const from = lastEventId === undefined ? undefined : this.#sentBy.get(lastEventId);
+          if (from !== undefined && from !== servedBy) this.resumedElsewhere++;
+        }
         const [mine, theirs] = res.body.tee();
-        void this.#readSse(method, mine, sent, about);
+        void this.#readSse(method, mine, sent, about, servedBy);
         return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
       }
       if (type.includes('application/json'))
@@ -153,6 +163,7 @@ export class Tap {
     body: ReadableStream<Uint8Array>,
     sent: [string, string][],
     about: readonly string[],
+    servedBy: string,
   ): Promise<void> {
     const decoder = new TextDecoder();
     const answered = new Set<string>();
@@ -168,6 +179,7 @@ export class Tap {
           buffer = buffer.slice(end + 2);
           if (event?.id !== undefined) {
             resumable = true;
+            if (method === 'GET') this.#sentBy.set(event.id, servedBy);
             if (about.length > 0) this.#streamOf.set(streamPart(event.id), [...about]);
           }
           if (event === undefined || event.data === '') continue;
@@ -213,7 +225,9 @@ export class Tap {
       responded = String(m.id);
       const payload = this.#payloadOf.get(String(m.id));
       const round = (m.result as { resultType?: unknown } | undefined)?.resultType === 'input_required';
-      if (payload !== undefined && !round) this.answers.set(payload, (this.answers.get(payload) ?? 0) + 1);
+      if (payload === undefined || round) continue;
+      this.answers.set(payload, (this.answers.get(payload) ?? 0) + 1);
+      if (method === 'GET') this.recovered++;
     }
     return responded;
   }
