@@ -1,4 +1,5 @@
-// Vitest settings of the chaos suite: its two clusters (node faults, Redis faults) run side by side.
+// Vitest settings of the chaos suite: its files (node, Redis and connection faults, each on a cluster of
+// its own) run two at a time.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
