@@ -45,8 +45,10 @@ export class EventLane {
     readonly sdk: Sdk,
     readonly env: LoadEnv,
     readonly raise: RaiseOptions = {},
+    /** Which lane of this SDK it is (1, 2, …), for its name. */
+    ordinal = 1,
   ) {
-    this.name = `${sdk} legacy GET events`;
+    this.name = `${sdk} legacy GET events${ordinal > 1 ? ` #${ordinal}` : ''}`;
   }
 
   start(): void {
@@ -170,6 +172,12 @@ export class EventLane {
       lastSeq.set(stream, Math.max(seq, lastSeq.get(stream) ?? -1));
     }
     if (late > 0) ledger.fact(`${this.name}: ${late} numbers arrived after a higher one (over 2 s late)`);
+    if (this.raise.listChanges === true) {
+      const changes = this.taps
+        .flatMap((tap) => tap.seen)
+        .filter((m) => m.method === 'GET' && m.message.method === 'notifications/tools/list_changed');
+      ledger.fact(`${this.name}: ${changes.length} tools list changes arrived on its GET streams`);
+    }
   }
 
   /** The GET streams the client read: by which process, and the first and last event id of each. */

@@ -66,7 +66,8 @@ export async function runScenario(
   };
   const lanes = (options.lanes ?? STANDARD_LANES).map((spec) => new Lane(spec, env));
   const eventLanes = (options.eventLanes ?? ['v1', 'v2']).map(
-    (sdk) => new EventLane(sdk, env, options.eventRaise),
+    (sdk, i, all) =>
+      new EventLane(sdk, env, options.eventRaise, all.slice(0, i + 1).filter((s) => s === sdk).length),
   );
   const all = [...lanes, ...eventLanes];
   for (const lane of all) lane.start();
