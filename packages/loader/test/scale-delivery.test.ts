@@ -217,8 +217,8 @@ describe('serve --redis behind HAProxy: delivery', () => {
     // machine's load, so it is not measured here; without keep-alive writes they stay for good, and
     // the wait below fails); the keep-alive writes are what finds them.
     for (const get of abandoned) get.close();
-    // Within a few keep-alive intervals every one of them is found and let go.
-    const until = Date.now() + 20 * KEEP_ALIVE_MS + 10_000;
+    // Within a few keep-alive intervals (or, on a loaded machine, later) every one of them is found and let go.
+    const until = Date.now() + 60_000; // generous: a loaded machine delays timers and HAProxy
     let left = held();
     for (; left > 1 && Date.now() < until; left = held()) await sleep(100);
     expect(left).toBeLessThanOrEqual(1); // a health check may be connecting
