@@ -105,8 +105,10 @@ export interface CallSubject {
  * modes pass through. Returns `reply` itself when nothing records.
  */
 export function observeCall<T>(subject: CallSubject, tool: string, reply: CallReply<T>): CallReply<T> {
-  if (listener === undefined && (globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined)
-    return reply;
+  if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) {
+    // Nothing registered with the API: no span, no metric, no active span to name. Only a failure is told.
+    return listener === undefined ? reply : new ToldReply(subject, tool, reply, listener);
+  }
   const metrics = instruments();
   const isolated = subject.isolation === 'process';
   const span = tracer.startSpan(`plugin.execute ${subject.name}.${tool}`, {
@@ -125,19 +127,9 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   if (recording) span.setAttributes(attributes);
   const started = performance.now();
   const done = (error: Error | undefined): void => {
-    const code = (error as { code?: unknown } | undefined)?.code;
-    const type = error === undefined ? undefined : typeof code === 'string' ? code : error.name;
+    const type = error === undefined ? undefined : errorType(error);
     if (recording) finishSpan(span, type, error);
-    if (told !== undefined && error !== undefined) {
-      told({
-        kind: 'call-failed',
-        plugin: subject.name,
-        tool,
-        code: type ?? 'Error',
-        message: error.message,
-        span: site,
-      });
-    }
+    if (told !== undefined && error !== undefined) told(failedEvent(subject, tool, error, site));
     if (metrics.on) {
       const seconds = (performance.now() - started) / 1000;
       metrics.callDuration.record(
@@ -156,6 +148,36 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
       reply.failed(error);
     },
   };
+}
+
+/** The kind of error a failure is counted and logged as: its string `code`, else its name. */
+function errorType(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : error.name;
+}
+
+function failedEvent(subject: CallSubject, tool: string, error: Error, span: SpanContext | undefined) {
+  const code = errorType(error);
+  return { kind: 'call-failed', plugin: subject.name, tool, code, message: error.message, span } as const;
+}
+
+/** A reply that tells the listener of a failure before passing it on (one object a call, no closures). */
+class ToldReply<T> implements CallReply<T> {
+  constructor(
+    private readonly subject: CallSubject,
+    private readonly tool: string,
+    private readonly reply: CallReply<T>,
+    private readonly told: (event: PluginEvent) => void,
+  ) {}
+
+  answered(value: T): void {
+    this.reply.answered(value);
+  }
+
+  failed(error: Error): void {
+    this.told(failedEvent(this.subject, this.tool, error, undefined));
+    this.reply.failed(error);
+  }
 }
 
 function finishSpan(span: Span, type: string | undefined, error: Error | undefined): void {

@@ -103,4 +103,31 @@ describe('serve --log-format json', () => {
       ),
     ).toBe(true);
   });
+  it('logs a failed plugin call without OpenTelemetry too, naming the plugin, the tool and the code', async () => {
+    const dir = tempDir('observe-logs-plain');
+    writeFileSync(join(dir, 'entropic.yaml'), `mcp:\n  plugins:\n    - ${fixture('chatty')}\n`);
+    const server = await startHttp(
+      ['--config', join(dir, 'entropic.yaml'), '--log-format', 'json'],
+      dir,
+      '127.0.0.1:0',
+      {},
+    );
+    const client = newClient();
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    expect((await client.callTool({ name: 'chatty.blurt', arguments: {} })).isError).toBe(true);
+    expect(textOf(await client.callTool({ name: 'chatty.say', arguments: {} }))).toBe('said');
+    await transport.terminateSession();
+    await client.close();
+    expect(await server.stop()).toBe(0);
+    const records = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const failures = records.filter((r) => r.level === 'warn' && String(r.msg).includes('failed on tool'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ plugin: 'chatty', tool: 'blurt', code: 'ENTROPIC_PLUGIN_CRASHED' });
+    expect(failures[0]).not.toHaveProperty('trace_id');
+  });
 });
