@@ -50,7 +50,7 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
-export { RawJson } from './core/raw-json.js';
+export { PreparedJson, RawJson } from './core/raw-json.js';
 export type {
   PromptArgs,
   StandardJsonSchema,

@@ -23,6 +23,7 @@ describe('public surface', () => {
       'McpError',
       'McpServer',
       'MemoryTaskStore',
+      'PreparedJson',
       'REDACTED',
       'RawJson',
       'SUPPORTED_PROTOCOL_VERSIONS',

@@ -1,8 +1,9 @@
 /**
  * Raw JSON in answers: a value that already exists as JSON text (a C plugin's answer) goes into the message
  * text as it is, instead of being parsed and serialised again. Transports write messages with `encodeJson`,
- * which splices each `RawJson` in; anything else that serialises a message (`JSON.stringify`) still gets the
- * right value, through `toJSON`, at the cost of a parse.
+ * which splices each `RawJson` in, and writes a reply whose whole result is a `PreparedJson` from the text it
+ * keeps ready; anything else that serialises a message (`JSON.stringify`) still gets the right value, through
+ * `toJSON` or the fields, at the cost of a parse or a serialisation.
  */
 
 /** What `toJSON` stands in with while `encodeJson` runs; it never reaches the wire. */
@@ -30,8 +31,46 @@ export class RawJson {
   }
 }
 
-/** `JSON.stringify(value)`, with every `RawJson` in it written as its text. */
+/**
+ * An object (a tool result) that can write itself as JSON text it keeps ready. A reply whose `result` is one is
+ * written as `{"jsonrpc":"2.0","id":…,"result":…}` with that text, without serialising the result, as long as
+ * `jsonText()` vouches for the object's current fields; otherwise, and everywhere else (`JSON.stringify`, a
+ * store), the fields are serialised as any object's.
+ */
+export abstract class PreparedJson {
+  /** Exactly what `JSON.stringify(this)` would give for the fields as they are now, or undefined. */
+  abstract jsonText(): string | undefined;
+}
+
+const REPLY_KEYS = ['jsonrpc', 'id', 'result'] as const;
+
+/** A reply `{ jsonrpc: '2.0', id, result }` (those keys, that order) with a `PreparedJson` result, as text. */
+function preparedReply(message: Record<string, unknown>, result: PreparedJson): string | undefined {
+  const id = message.id;
+  let idText: string;
+  if (typeof id === 'number' && Number.isFinite(id)) idText = String(id);
+  else if (typeof id === 'string') idText = JSON.stringify(id);
+  else return undefined;
+  if (message.jsonrpc !== '2.0') return undefined;
+  const keys = Object.keys(message);
+  if (
+    keys.length !== 3 ||
+    keys[0] !== REPLY_KEYS[0] ||
+    keys[1] !== REPLY_KEYS[1] ||
+    keys[2] !== REPLY_KEYS[2]
+  )
+    return undefined;
+  const json = result.jsonText();
+  return json === undefined ? undefined : `{"jsonrpc":"2.0","id":${idText},"result":${json}}`;
+}
+
+/** `JSON.stringify(value)`, with every `RawJson` in it written as its text and a `PreparedJson` result as its own. */
 export function encodeJson(value: unknown): string {
+  const result = (value as { result?: unknown } | null | undefined)?.result;
+  if (result instanceof PreparedJson) {
+    const text = preparedReply(value as Record<string, unknown>, result);
+    if (text !== undefined) return text;
+  }
   const outer = met;
   const texts: string[] = [];
   met = texts;
