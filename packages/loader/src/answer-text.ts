@@ -58,12 +58,23 @@ function withLiteral(answer: PluginAnswer, literal: string): PluginAnswer {
   return answer;
 }
 
+/** An answer whose result needs no escaping: its JSON literal is the result quoted (see `resultLiteralOf`). */
+class PlainAnswer implements PluginAnswer {
+  readonly result: string;
+  readonly directives: readonly never[];
+
+  constructor(result: string) {
+    this.result = result;
+    this.directives = NO_DIRECTIVES;
+  }
+}
+
 /**
  * The answer of a compact shape whose result holds no quote, backslash or control character, given that result
  * (the instance checked the shape). Such a text is its own JSON literal once quoted.
  */
 export function plainAnswer(result: string): PluginAnswer {
-  const answer: PluginAnswer = { result, directives: NO_DIRECTIVES };
+  const answer = new PlainAnswer(result);
   return result.length + 2 >= RAW_MIN_LENGTH ? withLiteral(answer, `"${result}"`) : answer;
 }
 
@@ -86,4 +97,14 @@ export function compactAnswer(text: string): PluginAnswer | undefined {
 /** The `result` of an answer as the JSON string literal the plugin wrote, when `compactAnswer` read it (long). */
 export function resultJsonOf(answer: PluginAnswer): string | undefined {
   return (answer as { [RESULT_JSON]?: string })[RESULT_JSON];
+}
+
+/**
+ * The `result` of an answer as a JSON string literal whenever one comes without serialising: the literal kept
+ * for a long result (`resultJsonOf`), or a plain answer's result quoted.
+ */
+export function resultLiteralOf(answer: PluginAnswer): string | undefined {
+  const kept = resultJsonOf(answer);
+  if (kept !== undefined || !(answer instanceof PlainAnswer)) return kept;
+  return `"${answer.result}"`;
 }

@@ -1,10 +1,10 @@
 /** How plugin answers and failures become `tools/call` results. */
 import { basename } from 'node:path';
-import { Later, RawJson } from '@entropic-mcp/server';
-import { resultJsonOf } from '../answer-text.js';
+import { Later, PreparedJson, RawJson } from '@entropic-mcp/server';
+import { resultJsonOf, resultLiteralOf } from '../answer-text.js';
 import { PluginError } from '../errors.js';
 import type { CallReply, PluginAnswer } from '../types.js';
-import type { BridgeToolResult } from './types.js';
+import type { BridgeTextContent, BridgeToolResult } from './types.js';
 
 /**
  * The `_meta` key carrying a plugin answer's directives to the client (a prefixed key, as the 2025-11-25
@@ -37,11 +37,63 @@ export function answerToResult(answer: PluginAnswer): BridgeToolResult {
   return structured(successResult(answer, answer.result), answer);
 }
 
+/** The JSON text of the `_meta` of a success without directives. */
+const NO_DIRECTIVES_JSON = JSON.stringify(NO_DIRECTIVES_META);
+const RESULT_KEYS = ['content', '_meta'];
+const BLOCK_KEYS = ['type', 'text'];
+
+/** True when `value`'s own enumerable keys are `keys`, in that order (what JSON.stringify would write). */
+function hasKeys(value: object, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < own.length; i++) if (own[i] !== keys[i]) return false;
+  return true;
+}
+
 /**
- * The same result for our own server: the `result` text the plugin wrote as JSON goes to the client as it is
- * (`RawJson`), instead of being serialised again.
+ * The usual success, one text block and no directives, as our own server writes it: it keeps its JSON text
+ * ready (the text's JSON literal, when the plugin's answer carried one, between a fixed head and tail), so the
+ * reply is written without serialising the result. Should anything change its fields, or add one, after it was
+ * made (an `after` hook), `jsonText` says so and the fields are serialised as usual.
+ */
+class PluginSuccess extends PreparedJson implements BridgeToolResult {
+  readonly content: [BridgeTextContent];
+  readonly _meta: Record<string, unknown>;
+  readonly #block: BridgeTextContent;
+  readonly #text: string;
+  /** The JSON literal of the text, when the answer came with one (a long result, or one that needs no escaping). */
+  readonly #literal: string | undefined;
+
+  constructor(text: string, literal: string | undefined) {
+    super();
+    const block: BridgeTextContent = { type: 'text', text };
+    this.content = [block];
+    this._meta = NO_DIRECTIVES_META;
+    this.#block = block;
+    this.#text = text;
+    this.#literal = literal;
+  }
+
+  jsonText(): string | undefined {
+    const content = this.content;
+    const block = this.#block;
+    if (content.length !== 1 || content[0] !== block || block.text !== this.#text || block.type !== 'text')
+      return undefined;
+    if (this._meta !== NO_DIRECTIVES_META || !hasKeys(this, RESULT_KEYS) || !hasKeys(block, BLOCK_KEYS))
+      return undefined;
+    const literal = this.#literal ?? JSON.stringify(this.#text);
+    return `{"content":[{"type":"text","text":${literal}}],"_meta":${NO_DIRECTIVES_JSON}}`;
+  }
+}
+
+/**
+ * The same result for our own server: the `result` text the plugin wrote as JSON goes to the client as it is,
+ * instead of being serialised again: inside the prepared text of the usual success (`PluginSuccess`), else as
+ * a `RawJson` text.
  */
 export function answerToRawResult(answer: PluginAnswer): BridgeToolResult {
+  if (answer.directives.length === 0 && answer.structured === undefined)
+    return new PluginSuccess(answer.result, resultLiteralOf(answer));
   const json = resultJsonOf(answer);
   // Typed as the string it stands for: the server writes it as that string's JSON, and only our server gets it.
   const text = json === undefined ? answer.result : (new RawJson(json) as unknown as string);
