@@ -10,10 +10,18 @@ import { McpServer } from '../server.js';
 const DECLARED = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 const YES_NO = { type: 'object', properties: { ok: { type: 'boolean' } } } as const;
 
-/** A handler that is still running after the sync window (0 ms): the call becomes a task. */
-const later = () => sleep(15);
+/**
+ * The handlers wait until the test has the call's task back: they are still running after the sync window
+ * whatever the machine's load, so the call becomes a task (a fixed sleep could end first on a loaded machine).
+ */
+let release: () => void = () => {};
+let gate: Promise<void> = Promise.resolve();
+const later = () => gate;
 
 function server(): McpServer {
+  gate = new Promise((open) => {
+    release = open;
+  });
   const mcp = new McpServer({ name: 'modern-tasks', version: '1' }, { tasks: { pollIntervalMs: 20 } });
   mcp.addTool({ name: 'must', execution: { taskSupport: 'required' } }, async () => {
     await later();
@@ -56,6 +64,7 @@ async function until(peer: ModernPeer, taskId: string, done: (t: Record<string, 
 async function started(peer: ModernPeer, name: string): Promise<string> {
   const made = (await peer.modern('tools/call', { name })).result as Record<string, unknown>;
   expect(made).toMatchObject({ resultType: 'task' });
+  release();
   return made.taskId as string;
 }
 
