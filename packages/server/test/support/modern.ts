@@ -3,7 +3,7 @@
 import type { McpServer } from '../../src/core/server.js';
 import { connectInMemory } from './in-memory.js';
 import { envelope } from './modern-envelope.js';
-import { type Message, Peer } from './peer.js';
+import { type Message, Peer, sleep } from './peer.js';
 
 /** A peer over memory whose `modern` sends each request with the envelope. */
 export class ModernPeer extends Peer {
@@ -25,4 +25,18 @@ export async function modernPeer(
   const peer = new ModernPeer(handle);
   peer.capabilities = capabilities;
   return peer;
+}
+
+/** Polls `tasks/get` until `done` holds for the task (every 10 ms, up to 500 times), and returns it. */
+export async function pollTask(
+  peer: ModernPeer,
+  taskId: string,
+  done: (task: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 500; i++) {
+    const task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
+    if (done(task)) return task;
+    await sleep(10);
+  }
+  throw new Error(`task ${taskId} never got there`);
 }

@@ -1,8 +1,7 @@
 // Tests of 2026-07-28 tasks over memory, the rules the tasks extension states: a `required` task tool without
 // the extension, a thrown error inlined in a failed task, a partial tasks/update, tasks/cancel after the end.
 import { describe, expect, it } from 'vitest';
-import { connectInMemory } from '../../../test/support/in-memory.js';
-import { ModernPeer } from '../../../test/support/modern.js';
+import { type ModernPeer, modernPeer, pollTask } from '../../../test/support/modern.js';
 import { sleep } from '../../../test/support/peer.js';
 import { text } from '../content.js';
 import { McpServer } from '../server.js';
@@ -46,21 +45,6 @@ function server(): McpServer {
   return mcp;
 }
 
-async function peerOf(mcp: McpServer): Promise<ModernPeer> {
-  const peer = new ModernPeer((await connectInMemory(mcp)).handle);
-  peer.capabilities = DECLARED;
-  return peer;
-}
-
-async function until(peer: ModernPeer, taskId: string, done: (t: Record<string, unknown>) => boolean) {
-  for (let i = 0; i < 500; i++) {
-    const task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
-    if (done(task)) return task;
-    await sleep(10);
-  }
-  throw new Error(`task ${taskId} never got there`);
-}
-
 async function started(peer: ModernPeer, name: string): Promise<string> {
   const made = (await peer.modern('tools/call', { name })).result as Record<string, unknown>;
   expect(made).toMatchObject({ resultType: 'task' });
@@ -70,31 +54,31 @@ async function started(peer: ModernPeer, name: string): Promise<string> {
 
 describe('tasks in 2026-07-28, as the extension states them', () => {
   it('refuses a required task tool to a client without the extension (-32021), runs it for one with it', async () => {
-    const peer = await peerOf(server());
+    const peer = await modernPeer(server(), DECLARED);
     peer.capabilities = { elicitation: {} };
     const refused = await peer.modern('tools/call', { name: 'must' });
     expect(refused.error).toMatchObject({ code: -32021 });
     expect(JSON.stringify(refused.error)).toContain('io.modelcontextprotocol/tasks');
     peer.capabilities = DECLARED;
     const taskId = await started(peer, 'must');
-    expect(await until(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
+    expect(await pollTask(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
       result: { content: [{ type: 'text', text: 'ran' }] },
     });
   });
 
   it('reads failed with the JSON-RPC error inlined when the tool throws', async () => {
-    const peer = await peerOf(server());
+    const peer = await modernPeer(server(), DECLARED);
     const taskId = await started(peer, 'breaks');
-    const failed = await until(peer, taskId, (t) => t.status !== 'working');
+    const failed = await pollTask(peer, taskId, (t) => t.status !== 'working');
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603 } });
     expect((failed.error as { message: string }).message).toContain('disk on fire');
     expect(failed).not.toHaveProperty('result');
   });
 
   it('keeps the input requests a tasks/update did not answer pending, until they are answered', async () => {
-    const peer = await peerOf(server());
+    const peer = await modernPeer(server(), DECLARED);
     const taskId = await started(peer, 'two');
-    const asking = await until(
+    const asking = await pollTask(
       peer,
       taskId,
       (t) => Object.keys((t.inputRequests as object | undefined) ?? {}).length === 2,
@@ -105,19 +89,19 @@ describe('tasks in 2026-07-28, as the extension states them', () => {
       inputResponses: { a: { action: 'accept', content: { ok: true } } },
     });
     await sleep(30);
-    const half = await until(peer, taskId, (t) => t.status !== 'working');
+    const half = await pollTask(peer, taskId, (t) => t.status !== 'working');
     expect(half.status).toBe('input_required');
     expect(Object.keys(half.inputRequests as object)).toEqual(['b']);
     await peer.modern('tasks/update', { taskId, inputResponses: { b: { action: 'decline' } } });
-    expect(await until(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
+    expect(await pollTask(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
       result: { content: [{ text: 'accept decline' }] },
     });
   });
 
   it('acknowledges tasks/cancel for a task that already ended, and leaves it as it ended', async () => {
-    const peer = await peerOf(server());
+    const peer = await modernPeer(server(), DECLARED);
     const taskId = await started(peer, 'quick');
-    await until(peer, taskId, (t) => t.status === 'completed');
+    await pollTask(peer, taskId, (t) => t.status === 'completed');
     const ack = await peer.modern('tasks/cancel', { taskId });
     expect(ack.error).toBeUndefined();
     expect(ack.result).toMatchObject({ resultType: 'complete' });

@@ -1,7 +1,7 @@
 // Tests of tasks in both eras over memory: creation, status, input, cancellation, scoping, limits, TTL.
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../../test/support/in-memory.js';
-import { ModernPeer } from '../../../test/support/modern.js';
+import { ModernPeer, pollTask } from '../../../test/support/modern.js';
 import { type Message, sleep } from '../../../test/support/peer.js';
 import { text } from '../content.js';
 import type { HandlerContext } from '../handler-types.js';
@@ -62,15 +62,6 @@ async function modernPeer(server: McpServer, principal?: string): Promise<Modern
   return peer;
 }
 
-async function until(peer: ModernPeer, taskId: string, done: (r: Record<string, unknown>) => boolean) {
-  for (let i = 0; i < 200; i++) {
-    const got = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
-    if (done(got)) return got;
-    await sleep(10);
-  }
-  throw new Error(`task ${taskId} never got there`);
-}
-
 describe('tasks in 2026-07-28', () => {
   it('turn a call into a task: the status message comes from progress, the result is inlined, cancel reaches onAbort', async () => {
     const { server, aborted } = fixture();
@@ -84,9 +75,9 @@ describe('tasks in 2026-07-28', () => {
       pollIntervalMs: 50,
     });
     const taskId = created.taskId as string;
-    const working = await until(peer, taskId, (t) => t.statusMessage !== undefined);
+    const working = await pollTask(peer, taskId, (t) => t.statusMessage !== undefined);
     expect(working).toMatchObject({ status: 'working', statusMessage: 'half way', resultType: 'complete' });
-    const done = await until(peer, taskId, (t) => t.status === 'completed');
+    const done = await pollTask(peer, taskId, (t) => t.status === 'completed');
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'done after 80 ms' }] });
 
     const long = (await peer.modern('tools/call', { name: 'job', arguments: { ms: 60_000 } })).result as {
@@ -94,7 +85,7 @@ describe('tasks in 2026-07-28', () => {
     };
     const ack = await peer.modern('tasks/cancel', { taskId: long.taskId });
     expect(ack.result).toMatchObject({ resultType: 'complete' });
-    expect(await until(peer, long.taskId, (t) => t.status !== 'working')).toMatchObject({
+    expect(await pollTask(peer, long.taskId, (t) => t.status !== 'working')).toMatchObject({
       status: 'cancelled',
     });
     await sleep(20);
@@ -113,7 +104,7 @@ describe('tasks in 2026-07-28', () => {
     const { server } = fixture();
     const peer = await modernPeer(server);
     const { taskId } = (await peer.modern('tools/call', { name: 'ask' })).result as { taskId: string };
-    const waiting = await until(peer, taskId, (t) => t.status === 'input_required');
+    const waiting = await pollTask(peer, taskId, (t) => t.status === 'input_required');
     expect(waiting.inputRequests).toEqual({
       go: {
         method: 'elicitation/create',
@@ -127,7 +118,7 @@ describe('tasks in 2026-07-28', () => {
       inputResponses: { go: { action: 'accept' }, other: {} },
     });
     expect(ack.result).toEqual(expect.objectContaining({ resultType: 'complete' }));
-    expect(await until(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
+    expect(await pollTask(peer, taskId, (t) => t.status === 'completed')).toMatchObject({
       result: { content: [{ text: 'answered accept' }] },
     });
   });
