@@ -8,40 +8,38 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alarm.h"
+
 #define SLOW_CALL_NS 1000000L
 
 static channel_t* channel;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static pthread_t watchdog;
-static int running;
-static int watching;            /* the watchdog is timing calls (guarded by lock) */
-static unsigned long call_seq;  /* bumped at each flusher_enter (guarded by lock) */
+static host_alarm_t alarm_clock;
+static volatile int running;
+static int armed; /* the alarm is set (guarded by lock) */
 static volatile sig_atomic_t in_call;
 
+/* Sets the alarm unless it is set: buffered answers go out within SLOW_CALL_NS. Called with the lock held. */
+static void arm(void) {
+  if (armed) return;
+  armed = 1;
+  host_alarm_set(&alarm_clock, SLOW_CALL_NS);
+}
+
+/* Sleeps until the alarm rings; then, if the main thread is inside the plugin, writes what is buffered. The
+ * lock is only taken after a ring, so calls that end in time never meet this thread. */
 static void* watch(void* unused) {
   (void)unused;
-  pthread_mutex_lock(&lock);
   while (running) {
-    if (!in_call || channel_pending(channel) == 0) {
-      watching = 0;
-      pthread_cond_wait(&wake, &lock);
-      continue;
-    }
-    watching = 1;
-    unsigned long seen = call_seq;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_nsec += SLOW_CALL_NS;
-    if (until.tv_nsec >= 1000000000L) {
-      until.tv_sec++;
-      until.tv_nsec -= 1000000000L;
-    }
-    pthread_cond_timedwait(&wake, &lock, &until);
-    /* Holding the lock means the main thread is inside the plugin or waiting for us. */
-    if (running && in_call && call_seq == seen && channel_pending(channel) > 0) channel_flush(channel);
+    host_alarm_wait(&alarm_clock);
+    if (!running) break;
+    pthread_mutex_lock(&lock);
+    /* Holding the lock means the main thread is inside the plugin (or between two calls, or stopping). */
+    armed = 0;
+    if (running && in_call && channel_pending(channel) > 0) channel_flush(channel);
+    pthread_mutex_unlock(&lock);
   }
-  pthread_mutex_unlock(&lock);
   return NULL;
 }
 
@@ -67,9 +65,11 @@ static void on_fatal(int sig) {
 int flusher_start(channel_t* ch) {
   channel = ch;
   pthread_mutex_lock(&lock);
+  if (host_alarm_open(&alarm_clock) != 0) return -1;
   running = 1;
   if (pthread_create(&watchdog, NULL, watch, NULL) != 0) {
     running = 0;
+    host_alarm_close(&alarm_clock);
     return -1;
   }
   struct sigaction sa;
@@ -84,9 +84,8 @@ int flusher_start(channel_t* ch) {
 }
 
 void flusher_enter(void) {
-  call_seq++;
   in_call = 1;
-  if (!watching && channel_pending(channel) > 0) pthread_cond_signal(&wake);
+  if (channel_pending(channel) > 0) arm();
   pthread_mutex_unlock(&lock);
 }
 
@@ -95,22 +94,29 @@ void flusher_leave(void) {
   in_call = 0;
 }
 
+void flusher_written(void) {
+  if (!armed) return;
+  armed = 0;
+  host_alarm_set(&alarm_clock, 0);
+}
+
 void flusher_post(const wire_buf_t* frames) {
   pthread_mutex_lock(&lock);
   if (wire_reserve(&channel->out, frames->len) == 0) {
     memcpy(channel->out.data + channel->out.len, frames->data, frames->len);
     channel->out.len += frames->len;
   }
-  /* A watchdog waiting for work is woken to time the running call: it writes these within a millisecond. */
-  if (!watching) pthread_cond_signal(&wake);
+  /* Written within a millisecond by the watchdog, or sooner by the main thread when the call ends. */
+  arm();
   pthread_mutex_unlock(&lock);
 }
 
 void flusher_stop(void) {
   if (!running) return;
   running = 0;
-  pthread_cond_signal(&wake);
+  host_alarm_ring(&alarm_clock);
   pthread_mutex_unlock(&lock);
   pthread_join(watchdog, NULL);
   pthread_mutex_lock(&lock);
+  host_alarm_close(&alarm_clock);
 }

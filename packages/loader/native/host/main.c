@@ -59,8 +59,8 @@ static void post_frames(void* unused, const wire_buf_t* frames) {
 static const wire_sink_t host_sink = {post_frames, cancels_read, &running_call};
 
 /* Strings the plugin returned, copied into the output buffer and not yet released with its entropic_free.
- * They are released after the answers went out: releasing them while answers wait in the buffer would wake
- * the flusher's watchdog thread at every call. */
+ * They are released after the answers went out: releasing them while answers wait in the buffer would set
+ * the flusher's alarm at every call. */
 #define DEFERRED_MAX 64
 static char* deferred[DEFERRED_MAX];
 static int deferred_count;
@@ -76,6 +76,7 @@ static void release_deferred(plugin_t* p) {
 /* Writes the buffered answers, then releases the strings they were copied from. 0, or -1 on a write error. */
 static int flush_answers(channel_t* ch, plugin_t* p) {
   if (channel_flush(ch) != 0) return -1;
+  flusher_written();
   release_deferred(p);
   return 0;
 }
