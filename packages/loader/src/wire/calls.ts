@@ -70,6 +70,11 @@ export class CallTable {
     return this.#outbox.length;
   }
 
+  /** Calls sent and not answered yet (settled early or not): the instance has them. */
+  get sentCount(): number {
+    return this.#sent.size;
+  }
+
   /** Waits in the outbox for the next burst. */
   queue(call: Call): void {
     this.#outbox.push(call);

@@ -1,0 +1,68 @@
+// How the isolated mode groups calls into bursts: a burst leaves as soon as it holds EARLY_BURST calls, so the
+// host works on them while this thread is still busy with its turn; smaller bursts wait for the end of the turn
+// and leave as one write; and while the host has a burst, later calls wait here and leave together after it.
+import { performance } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { EARLY_BURST } from '../src/isolated/session.js';
+import { loadPlugin } from '../src/load.js';
+import { fixture } from './support/fixtures.js';
+import { callError } from './support/suite/helpers.js';
+
+const SLEEP_MS = 10;
+
+/**
+ * Makes `count` calls of a tool that sleeps SLEEP_MS each, then holds this thread (without running the event
+ * loop) for longer than the host needs for all of them, and returns how long the calls took to settle after that.
+ */
+async function settleAfterHold(count: number): Promise<number> {
+  const plugin = await loadPlugin(fixture('crashy'), { isolation: 'process' });
+  try {
+    await plugin.execute('echo', {});
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < count; i++) calls.push(plugin.execute('sleep', { ms: SLEEP_MS }));
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, count * SLEEP_MS + 400);
+    const released = performance.now();
+    await Promise.all(calls);
+    return performance.now() - released;
+  } finally {
+    await plugin.close();
+  }
+}
+
+describe('early bursts (isolated)', () => {
+  it(`sends ${EARLY_BURST} calls before the turn ends: they ran while this thread was held`, async () => {
+    // Sent only at the end of the turn, they would need EARLY_BURST × 10 ms (320 ms) after the hold.
+    expect(await settleAfterHold(EARLY_BURST)).toBeLessThan((EARLY_BURST * SLEEP_MS) / 2);
+  });
+
+  it('keeps a smaller burst until the end of the turn', async () => {
+    // Nothing was sent during the hold, so the host starts on them only after it.
+    expect(await settleAfterHold(EARLY_BURST - 1)).toBeGreaterThanOrEqual((EARLY_BURST - 1) * SLEEP_MS * 0.9);
+  });
+});
+
+describe('one burst at the host at a time (isolated)', () => {
+  it('holds the calls made while the host has a burst: one cancelled meanwhile never reaches the host', async () => {
+    const plugin = await loadPlugin(fixture('crashy'), { isolation: 'process' });
+    try {
+      await plugin.execute('echo', {});
+      const slow = plugin.execute('sleep', { ms: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the host is inside the sleep now
+      const controller = new AbortController();
+      const dropped = plugin.execute('echo', { dropped: true }, { signal: controller.signal });
+      const kept = plugin.execute('echo', { kept: true });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      expect((await callError(dropped)).code).toBe('ENTROPIC_ERROR_CANCELLED');
+      await slow;
+      expect((await kept).result).toBe('{"kept":true}');
+      // Sent to the host before it was cancelled, the call would have been found at the head of its queue after
+      // the sleep, and the host killed for it (a plugin without the plugin context cannot be told): the count
+      // below would then come from a new host.
+      const state = JSON.parse((await plugin.execute('state', {})).result) as { calls: number };
+      expect(state.calls).toBe(4); // echo, sleep, kept, state: one host, and the cancelled call never ran
+    } finally {
+      await plugin.close();
+    }
+  });
+});
