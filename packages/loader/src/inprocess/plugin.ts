@@ -66,17 +66,23 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   protected submit(call: Call): void {
     this.#table.queue(call);
     if (this.#live++ === 0) this.#native.ref();
-    if (!this.#flushQueued) {
-      this.#flushQueued = true;
-      queueMicrotask(this.#flush);
-    }
+    this.#scheduleFlush();
+  }
+
+  #scheduleFlush(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    queueMicrotask(this.#flush);
   }
 
   protected stop(call: Call, error: PluginError): void {
     settle(call, error);
-    // Still in the outbox: it is left out of the next burst. Queued on the thread: dropped there. Running: its
-    // late answer is discarded.
-    if (call.id !== 0 && this.#native.cancel(call.id)) this.#table.forget(call);
+    // Still in the outbox: it is left out of the next burst. Queued on the thread: dropped there (and if it was
+    // the last call the thread had, the calls held meanwhile go now). Running: its late answer is discarded.
+    if (call.id !== 0 && this.#native.cancel(call.id)) {
+      this.#table.forget(call);
+      if (this.#table.sentCount === 0 && this.#table.queuedCount > 0) this.#scheduleFlush();
+    }
     this.#settled(1);
   }
 
@@ -95,14 +101,24 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
     const name = checkToolName(tool);
     const json = argsToJson(args);
     if (this.closing) throw closedError({ path: this.path, plugin: this.site.plugin, tool: name });
-    this.#flush();
+    this.#send(); // the calls made before it run first, held or not
     const text = this.#native.executeSync(name, json);
     return parseAnswer(text, { path: this.path, plugin: this.name, tool: name });
   }
 
-  /** Hands every queued call to the instance thread now, as one burst. */
+  /**
+   * At the end of the calls made together: hands them to the instance thread as one burst, unless it still has
+   * calls of the last one. Then they wait for its last answer and leave together (as in the isolated mode, see
+   * HostSession#send): handed over while the thread worked, they reached it in many small bursts, each a
+   * wake-up of the thread.
+   */
   readonly #flush = (): void => {
     this.#flushQueued = false;
+    if (this.#table.sentCount === 0) this.#send();
+  };
+
+  /** Hands every queued call to the instance thread now, as one burst. */
+  #send(): void {
     const inFlight = this.#table.size;
     const text = this.#table.takeBurst();
     if (text === '') return;
@@ -124,7 +140,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
       );
     }
     this.#settled(dropped.length);
-  };
+  }
 
   /** Spins briefly for the answers of a lone call (see spin.ts), reading them here when they come. */
   #collect(): void {
@@ -135,6 +151,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
 
   #answers(frames: Buffer): void {
     this.#reader.push(frames);
+    if (this.#table.sentCount === 0 && this.#table.queuedCount > 0) this.#send();
   }
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {

@@ -47,6 +47,7 @@ export class HostSession {
   readonly #graceMs: number;
   #starting = false;
   #flushScheduled = false;
+  #sendQueued = false;
   readonly #table: CallTable;
   #exitWaiters: (() => void)[] = [];
   readonly #site: AnswerSite;
@@ -224,8 +225,23 @@ export class HostSession {
       else this.#host?.kill();
     }
     if (this.#table.size === 0) this.#refresh();
-    else if (this.#table.sentCount === 0) this.#send();
+    else if (this.#table.sentCount === 0) this.#sendSoon();
   }
+
+  /**
+   * Sends the held calls once the host's answers read with this one are handled: not from inside the frame
+   * reader, which a lone burst's spin would enter again.
+   */
+  #sendSoon(): void {
+    if (this.#sendQueued) return;
+    this.#sendQueued = true;
+    queueMicrotask(this.#sendBound);
+  }
+
+  readonly #sendBound = (): void => {
+    this.#sendQueued = false;
+    this.#send();
+  };
 
   #exit(host: HostProcess, exit: HostExit): void {
     if (host !== this.#host) return;
