@@ -1,5 +1,5 @@
-// Tests of the usual plugin success as our own server writes it: its prepared JSON text is exactly what its
-// fields serialise to, and it stops vouching for that text as soon as anything changes them.
+// Tests of the usual plugin success as our own server writes it: its prepared JSON text (whole, and field by
+// field) is exactly what its fields serialise to, and it stops vouching for it as soon as anything changes them.
 import { PreparedJson } from '@entropic-mcp/server';
 import { describe, expect, it } from 'vitest';
 import { compactAnswer, plainAnswer } from '../answer-text.js';
@@ -34,6 +34,10 @@ describe('a plugin success without directives, on our own server', () => {
       content: [{ type: 'text', text: answer.result }],
       _meta: { [DIRECTIVES_META_KEY]: [] },
     });
+    // Field by field as well, for a copy with fields added (a 2026-07-28 result).
+    const fields = result.fieldTexts?.() as Record<string, string>;
+    expect(Object.keys(fields)).toEqual(Object.keys(result));
+    for (const key of Object.keys(result)) expect(fields[key]).toBe(JSON.stringify(result[key]));
   });
 
   it('stops vouching for its text once its fields change, and serialises the change', () => {
@@ -66,6 +70,7 @@ describe('a plugin success without directives, on our own server', () => {
       const result = prepared(plainAnswer('hello'));
       change(result);
       expect(result.jsonText()).toBeUndefined();
+      expect(result.fieldTexts?.()).toBeUndefined();
       expect(JSON.parse(JSON.stringify(result))).toEqual({ ...result });
     }
   });

@@ -75,14 +75,25 @@ class PluginSuccess extends PreparedJson implements BridgeToolResult {
   }
 
   jsonText(): string | undefined {
+    const content = this.#contentText();
+    return content === undefined ? undefined : `{"content":${content},"_meta":${NO_DIRECTIVES_JSON}}`;
+  }
+
+  /** The same, field by field (a 2026-07-28 result is a copy with fields added, written from these). */
+  override fieldTexts(): Readonly<Record<string, string>> | undefined {
+    const content = this.#contentText();
+    return content === undefined ? undefined : { content, _meta: NO_DIRECTIVES_JSON };
+  }
+
+  /** The JSON text of `content`, while no field was changed, replaced or added since it was made. */
+  #contentText(): string | undefined {
     const content = this.content;
     const block = this.#block;
     if (content.length !== 1 || content[0] !== block || block.text !== this.#text || block.type !== 'text')
       return undefined;
     if (this._meta !== NO_DIRECTIVES_META || !hasKeys(this, RESULT_KEYS) || !hasKeys(block, BLOCK_KEYS))
       return undefined;
-    const literal = this.#literal ?? JSON.stringify(this.#text);
-    return `{"content":[{"type":"text","text":${literal}}],"_meta":${NO_DIRECTIVES_JSON}}`;
+    return `[{"type":"text","text":${this.#literal ?? JSON.stringify(this.#text)}}]`;
   }
 }
 

@@ -40,6 +40,13 @@ export class RawJson {
 export abstract class PreparedJson {
   /** Exactly what `JSON.stringify(this)` would give for the fields as they are now, or undefined. */
   abstract jsonText(): string | undefined;
+  /**
+   * Optional: the JSON text of each field as it is now (exactly what `JSON.stringify` gives for its value), by
+   * name, or undefined. With it, a shallow copy that adds or replaces fields (a 2026-07-28 result gets
+   * `resultType` and the server's `_meta`) is written from these texts too, without serialising the fields it
+   * kept.
+   */
+  fieldTexts?(): Readonly<Record<string, string>> | undefined;
 }
 
 const REPLY_KEYS = ['jsonrpc', 'id', 'result'] as const;

@@ -5,6 +5,7 @@
 
 import { ErrorCode, McpError } from '../errors.js';
 import type { ServerCore } from '../host.js';
+import { PreparedJson } from '../raw-json.js';
 import { META_SERVER_INFO } from './envelope.js';
 
 export type { CacheHint, CacheOptions, CacheScope, ResolvedCache } from './cache.js';
@@ -25,7 +26,56 @@ export function completeResult(server: ServerCore, method: string, result: unkno
     out.ttlMs = hint.ttlMs;
     out.cacheScope = hint.cacheScope;
   }
+  if (result instanceof PreparedJson && typeof result.fieldTexts === 'function')
+    return new PreparedComplete(result, out);
   return out;
+}
+
+/** The fields completeResult adds or replaces; every other field of a copy is the handler's own. */
+const COMPLETION_KEYS: ReadonlySet<string> = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope']);
+
+/**
+ * The complete result of a handler whose result keeps the JSON text of its fields (`PreparedJson.fieldTexts`, a
+ * C plugin's usual success): the fields of completeResult's copy, written from the handler's texts for the
+ * fields it kept and serialised for those it added. It vouches only while every field is still the value it was
+ * made with (and each kept one the handler's, which vouches for its own); otherwise it is serialised as usual.
+ */
+class PreparedComplete extends PreparedJson {
+  readonly #base: PreparedJson;
+  readonly #keys: string[];
+  readonly #keyTexts: string[];
+  readonly #values: unknown[];
+
+  constructor(base: PreparedJson, fields: Record<string, unknown>) {
+    super();
+    this.#base = base;
+    this.#keys = Object.keys(fields);
+    this.#keyTexts = this.#keys.map((key) => JSON.stringify(key));
+    this.#values = this.#keys.map((key) => fields[key]);
+    copyInto(this as unknown as Record<string, unknown>, fields);
+  }
+
+  jsonText(): string | undefined {
+    const texts = this.#base.fieldTexts?.();
+    if (texts === undefined) return undefined;
+    const keys = this.#keys;
+    const own = Object.keys(this);
+    if (own.length !== keys.length) return undefined;
+    const self = this as unknown as Record<string, unknown>;
+    const base = this.#base as unknown as Record<string, unknown>;
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const value = self[key];
+      if (own[i] !== key || value !== this.#values[i]) return undefined;
+      let text: string | undefined;
+      if (COMPLETION_KEYS.has(key)) text = JSON.stringify(value);
+      else if (base[key] === value && Object.hasOwn(texts, key)) text = texts[key];
+      if (text === undefined) return undefined;
+      out += `${i === 0 ? '' : ','}${this.#keyTexts[i]}:${text}`;
+    }
+    return `${out}}`;
+  }
 }
 
 /** A CreateTaskResult (tasks extension): the task, flat, with `resultType: "task"` and the server's identity. */
@@ -41,7 +91,11 @@ export function withServerInfo(server: ServerCore, meta: unknown): Record<string
 
 /** A shallow copy of the own enumerable string keys of `source`, in order (`__proto__` as a plain key). */
 function copyOf(source: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  return copyInto({}, source);
+}
+
+/** Sets `source`'s own enumerable string keys on `out`, in order (`__proto__` as a plain key); returns `out`. */
+function copyInto(out: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
   for (const key of Object.keys(source)) {
     if (key === '__proto__') {
       Object.defineProperty(out, key, {
