@@ -31,6 +31,18 @@ export function completeResult(server: ServerCore, method: string, result: unkno
   return out;
 }
 
+/** Result keys as JSON strings, for the few keys results have (bounded: an odd key is quoted each time). */
+const KEY_TEXTS = new Map<string, string>();
+
+function keyText(key: string): string {
+  let text = KEY_TEXTS.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (KEY_TEXTS.size < 64) KEY_TEXTS.set(key, text);
+  }
+  return text;
+}
+
 /** The fields completeResult adds or replaces; every other field of a copy is the handler's own. */
 const COMPLETION_KEYS: ReadonlySet<string> = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope']);
 
@@ -43,14 +55,12 @@ const COMPLETION_KEYS: ReadonlySet<string> = new Set(['resultType', '_meta', 'tt
 class PreparedComplete extends PreparedJson {
   readonly #base: PreparedJson;
   readonly #keys: string[];
-  readonly #keyTexts: string[];
   readonly #values: unknown[];
 
   constructor(base: PreparedJson, fields: Record<string, unknown>) {
     super();
     this.#base = base;
     this.#keys = Object.keys(fields);
-    this.#keyTexts = this.#keys.map((key) => JSON.stringify(key));
     this.#values = this.#keys.map((key) => fields[key]);
     copyInto(this as unknown as Record<string, unknown>, fields);
   }
@@ -72,7 +82,7 @@ class PreparedComplete extends PreparedJson {
       if (COMPLETION_KEYS.has(key)) text = JSON.stringify(value);
       else if (base[key] === value && Object.hasOwn(texts, key)) text = texts[key];
       if (text === undefined) return undefined;
-      out += `${i === 0 ? '' : ','}${this.#keyTexts[i]}:${text}`;
+      out += `${i === 0 ? '' : ','}${keyText(key)}:${text}`;
     }
     return `${out}}`;
   }
