@@ -230,7 +230,9 @@ export class HostSession {
 
   /**
    * Sends the held calls once the host's answers read with this one are handled: not from inside the frame
-   * reader, which a lone burst's spin would enter again.
+   * reader, which a lone burst's spin would enter again. In a microtask rather than at the end of the turn: with
+   * the per-message client, waiting for the turn's end cost 1.4 µs more CPU a call (server and host) in an
+   * interleaved comparison.
    */
   #sendSoon(): void {
     if (this.#sendQueued) return;
