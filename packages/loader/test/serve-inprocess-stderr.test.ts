@@ -1,7 +1,7 @@
 /**
- * `serve --log-format json` with in-process plugins: what they write to fd 2 (and, over stdio, to fd 1, which
- * then points at fd 2) comes out as JSON log lines naming the plugin, with the secrets serve was given masked,
- * as an isolated host's stderr does. The relay that does it is a process of its own, so the last words of a
+ * `serve --log-format json` with in-process plugins: what they write to fd 2 (and to fd 1, which then points at
+ * fd 2, over stdio and HTTP alike) comes out as JSON log lines naming the plugin, with the secrets serve was
+ * given masked, as an isolated host's stderr does. The relay that does it is a process of its own, so the last words of a
  * plugin that aborts serve still come out, as JSON and masked, and the relay ends with serve.
  */
 import { randomBytes } from 'node:crypto';
@@ -119,6 +119,41 @@ describe('serve --log-format json --isolation none: the plugins write to fd 2', 
       plugin: 'chatty.so',
     });
     expect(all.some((r) => r.level === 'warn' && /a new one took its place/.test(String(r.msg)))).toBe(true);
+  }, 60_000);
+
+  it('over HTTP: what they print to stdout too, and nothing of theirs reaches stdout, in either log format', async () => {
+    for (const format of ['json', 'text']) {
+      const server = await startHttp([
+        '--plugin',
+        fixture('noisy'),
+        '--isolation',
+        'none',
+        '--log-format',
+        format,
+      ]);
+      const client = newClient();
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+        const answer = await client.callTool({ name: 'noisy.echo', arguments: { n: 1 } });
+        expect(answer.isError).toBeFalsy();
+        await waitFor(() => /noisy: .*forged/.test(server.stderr()), 10_000, "noisy's stdout line on stderr");
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+      expect(server.stdout()).toBe('');
+      if (format === 'text') {
+        expect(server.stderr()).toContain('noisy: hello from create');
+        continue;
+      }
+      const all = records(server.stderr());
+      expect(all).toContainEqual(
+        expect.objectContaining({ msg: 'noisy: hello from create', plugin: 'noisy.so' }),
+      );
+      expect(all).toContainEqual(
+        expect.objectContaining({ msg: expect.stringMatching(/^noisy: .*forged/), plugin: 'noisy.so' }),
+      );
+    }
   }, 60_000);
 
   it('over stdio: what they print to stdout too, naming every in-process plugin (fd 2 is shared)', async () => {

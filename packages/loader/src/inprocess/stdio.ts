@@ -1,10 +1,10 @@
 /**
- * Serving over stdio with in-process plugins: before any is loaded, the protocol moves to private copies
- * of fds 0 and 1, fd 1 is pointed at stderr and fd 0 at /dev/null (the addon's `protectStdio`). A plugin's
- * printf or write(1, ...) then lands on stderr and its reads of stdin see end-of-file, while the MCP
- * stream travels on the private descriptors. Node's own `process.stdout` writes to stderr from then on.
+ * Serving with in-process plugins: before any is loaded, fd 1 is pointed at stderr and fd 0 at /dev/null (the
+ * addon's `protectStdio`), so a plugin's printf or write(1, ...) lands on stderr and its reads of stdin see
+ * end-of-file. Over stdio the MCP stream first moves to private copies of fds 0 and 1; over HTTP, which uses
+ * neither, the copies are closed. Node's own `process.stdout` writes to stderr from then on.
  */
-import { createReadStream, fstatSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, writeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
@@ -52,12 +52,24 @@ function outputOn(fd: number): Writable {
  * then no plugin can load in-process either, and its load reports why.
  */
 export function protectStdio(pluginPath: string): PrivateStdio | undefined {
-  let fds: { readonly input: number; readonly output: number };
+  const fds = moveStdio(pluginPath);
+  return fds === undefined ? undefined : { input: inputOn(fds.input), output: outputOn(fds.output) };
+}
+
+/** The same moves when serving anything but stdio: nothing of fds 0 and 1 is kept. */
+export function setStdioAside(pluginPath: string): void {
+  const fds = moveStdio(pluginPath);
+  if (fds === undefined) return;
+  closeSync(fds.input);
+  closeSync(fds.output);
+}
+
+/** The private copies of fds 0 and 1 once moved, or undefined without the addon. */
+function moveStdio(pluginPath: string): { readonly input: number; readonly output: number } | undefined {
   try {
-    fds = loadAddon(pluginPath).protectStdio();
+    return loadAddon(pluginPath).protectStdio();
   } catch (error) {
     if (error instanceof PluginError && error.code === HOST_ERROR_CODES.unavailable) return undefined;
     throw error;
   }
-  return { input: inputOn(fds.input), output: outputOn(fds.output) };
 }

@@ -9,6 +9,7 @@ import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
 import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '../bridge/mount.js';
 import type { DirectivesHook } from '../bridge/types.js';
+import type { PrivateStdio } from '../inprocess/stdio.js';
 import type { Plugin } from '../types.js';
 import { loadServeAuth, type ServeAuth } from './auth.js';
 import { formatBanner } from './banner.js';
@@ -130,17 +131,20 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
   }
 
-  // In-process plugins share fds 0 and 1: over stdio the protocol moves to private descriptors first. With JSON
-  // logs, what they write to fd 2 goes through a relay that makes it JSON lines (before fd 1 is pointed at fd 2).
+  // In-process plugins share fds 0 and 1: fd 1 is pointed at fd 2, so what they print goes where an isolated
+  // host's does (over stdio the protocol moves to private descriptors first). With JSON logs, what they write to
+  // fd 2 goes through a relay that makes it JSON lines (set up before fd 1 is pointed at fd 2).
   const inProcess = plan.plugins.find((p) => p.isolation === 'none');
   if (log?.format === 'json' && inProcess !== undefined) {
     const paths = plan.plugins.filter((p) => p.isolation === 'none').map((p) => p.path);
     await (await import('./observe/plugin-stderr.js')).relayPluginStderr(log, paths);
   }
-  const privateStdio =
-    plan.transport.kind === 'stdio' && inProcess !== undefined
-      ? (await import('../inprocess/stdio.js')).protectStdio(inProcess.path)
-      : undefined;
+  let privateStdio: PrivateStdio | undefined;
+  if (inProcess !== undefined) {
+    const stdio = await import('../inprocess/stdio.js');
+    if (plan.transport.kind === 'stdio') privateStdio = stdio.protectStdio(inProcess.path);
+    else stdio.setStdioAside(inProcess.path);
+  }
   let shared: SharedServe;
   try {
     shared = await openSharedState(plan, report);

@@ -113,6 +113,7 @@ export interface HttpServer {
   readonly url: string;
   readonly child: ChildProcess;
   stderr(): string;
+  stdout(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -130,6 +131,10 @@ export function startHttp(
     ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
   });
   let text = '';
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return new Promise((ready, fail) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -140,6 +145,7 @@ export function startHttp(
           url: match[1]!,
           child,
           stderr: () => text,
+          stdout: () => out,
           stop: () => {
             child.kill('SIGTERM');
             return exited;
