@@ -1,10 +1,12 @@
 // How the isolated mode groups calls into bursts: a burst leaves as soon as it holds EARLY_BURST calls, so the
 // host works on them while this thread is still busy with its turn; smaller bursts wait for the end of the turn
-// and leave as one write; and while the host has a burst, later calls wait here and leave together after it.
+// and leave as one write; and while the host has MAX_OPEN_BURSTS, later calls wait here and leave together after
+// the oldest is answered.
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { EARLY_BURST } from '../src/isolated/session.js';
 import { loadPlugin } from '../src/load.js';
+import { MAX_OPEN_BURSTS } from '../src/wire/calls.js';
 import { fixture } from './support/fixtures.js';
 import { callError } from './support/suite/helpers.js';
 
@@ -41,13 +43,15 @@ describe('early bursts (isolated)', () => {
   });
 });
 
-describe('one burst at the host at a time (isolated)', () => {
-  it('holds the calls made while the host has a burst: one cancelled meanwhile never reaches the host', async () => {
+describe(`at most ${MAX_OPEN_BURSTS} bursts at the host (isolated)`, () => {
+  it('holds the calls made while the host has them: one cancelled meanwhile never reaches the host', async () => {
     const plugin = await loadPlugin(fixture('crashy'), { isolation: 'process' });
     try {
       await plugin.execute('echo', {});
       const slow = plugin.execute('sleep', { ms: 300 });
       await new Promise((resolve) => setTimeout(resolve, 50)); // the host is inside the sleep now
+      const next = plugin.execute('sleep', { ms: 1 }); // the second burst, waiting in the host's input
+      await new Promise((resolve) => setTimeout(resolve, 20));
       const controller = new AbortController();
       const dropped = plugin.execute('echo', { dropped: true }, { signal: controller.signal });
       const kept = plugin.execute('echo', { kept: true });
@@ -55,12 +59,13 @@ describe('one burst at the host at a time (isolated)', () => {
       controller.abort();
       expect((await callError(dropped)).code).toBe('ENTROPIC_ERROR_CANCELLED');
       await slow;
+      await next;
       expect((await kept).result).toBe('{"kept":true}');
       // Sent to the host before it was cancelled, the call would have been found at the head of its queue after
       // the sleep, and the host killed for it (a plugin without the plugin context cannot be told): the count
       // below would then come from a new host.
       const state = JSON.parse((await plugin.execute('state', {})).result) as { calls: number };
-      expect(state.calls).toBe(4); // echo, sleep, kept, state: one host, and the cancelled call never ran
+      expect(state.calls).toBe(5); // echo, sleep, sleep, kept, state: one host, and the cancelled call never ran
     } finally {
       await plugin.close();
     }

@@ -81,7 +81,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
     // the last call the thread had, the calls held meanwhile go now). Running: its late answer is discarded.
     if (call.id !== 0 && this.#native.cancel(call.id)) {
       this.#table.forget(call);
-      if (this.#table.sentCount === 0 && this.#table.queuedCount > 0) this.#scheduleFlush();
+      if (this.#table.mayTakeBurst) this.#scheduleFlush();
     }
     this.#settled(1);
   }
@@ -107,14 +107,13 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
   }
 
   /**
-   * At the end of the calls made together: hands them to the instance thread as one burst, unless it still has
-   * calls of the last one. Then they wait for its last answer and leave together (as in the isolated mode, see
-   * HostSession#send): handed over while the thread worked, they reached it in many small bursts, each a
-   * wake-up of the thread.
+   * At the end of the calls made together: hands them to the instance thread as one burst, unless it has
+   * MAX_OPEN_BURSTS already; then they wait for the older one's last answer and leave together (as in the
+   * isolated mode).
    */
   readonly #flush = (): void => {
     this.#flushQueued = false;
-    if (this.#table.sentCount === 0) this.#send();
+    if (this.#table.mayTakeBurst) this.#send();
   };
 
   /** Hands every queued call to the instance thread now, as one burst. */
@@ -151,7 +150,7 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
 
   #answers(frames: Buffer): void {
     this.#reader.push(frames);
-    if (this.#table.sentCount === 0 && this.#table.queuedCount > 0) this.#send();
+    if (this.#table.mayTakeBurst) this.#send();
   }
 
   #frame(id: number, status: number, buf: Buffer, start: number, end: number): void {

@@ -2,9 +2,9 @@
  * The calls of one isolated plugin across host restarts.
  *
  * - Calls made in one turn of the event loop leave together, in one pipe write (many in flight; the host serves
- *   them in order), except that a burst leaves as soon as it holds EARLY_BURST calls (see there). One burst is at
- *   the host at a time: calls made while it has one wait here, and leave together the moment its last answer
- *   comes (see #answer). While a host starts, calls wait in order and go out after the replay (`configure`,
+ *   them in order), except that a burst leaves as soon as it holds EARLY_BURST calls (see there). At most
+ *   MAX_OPEN_BURSTS are at the host: calls made while it has that many wait here, and leave together the moment
+ *   the older one is answered (see #answer). While a host starts, calls wait in order and go out after the replay (`configure`,
  *   `set_working_dir`).
  * - A crash (signal or exit) fails every call in flight with `ENTROPIC_PLUGIN_CRASHED`; the next call starts a
  *   new host.
@@ -143,16 +143,13 @@ export class HostSession {
   };
 
   /**
-   * Writes every queued call to the host, as one burst, unless the host still has calls of the last one. Sent
-   * while the host worked, calls reached it in many small bursts, each a wake-up of the host and then of this
-   * process (several µs of CPU apiece on a VM); held here, they leave as one burst when the last answer comes
-   * (bench README, "Where the time goes"). The host could not have started on them sooner anyway: it serves
-   * calls one at a time. And a call stopped while it waits here is simply never sent.
+   * Writes every queued call to the host, as one burst, unless it has MAX_OPEN_BURSTS already: then they wait
+   * here and leave together when the older one is answered (see there). A call stopped while it waits here is
+   * simply never sent.
    */
   #send(): void {
     const host = this.#host;
-    if (host === undefined || !host.alive || this.#starting || this.#table.queuedCount === 0) return;
-    if (this.#table.sentCount > 0) return;
+    if (host === undefined || !host.alive || this.#starting || !this.#table.mayTakeBurst) return;
     const inFlight = this.#table.size;
     const text = this.#table.takeBurst();
     if (text === '') return;
@@ -225,7 +222,7 @@ export class HostSession {
       else this.#host?.kill();
     }
     if (this.#table.size === 0) this.#refresh();
-    else if (this.#table.sentCount === 0) this.#sendSoon();
+    else if (this.#table.mayTakeBurst) this.#sendSoon();
   }
 
   /**
