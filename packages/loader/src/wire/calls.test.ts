@@ -1,6 +1,6 @@
 // The bursts of a CallTable: how many are open at the instance, and when the outbox may leave as another.
 import { describe, expect, it } from 'vitest';
-import { Call, CallTable, MAX_OPEN_BURSTS } from './calls.js';
+import { Call, CallTable, MAX_OPEN_BURSTS, SECOND_BURST_BELOW } from './calls.js';
 import { Op, Status } from './frames.js';
 
 const site = { path: '/x/p.so', plugin: 'p' };
@@ -46,6 +46,15 @@ describe('CallTable bursts', () => {
     answer(table, second[0] as number);
     expect(table.openBursts).toBe(1);
     expect(outcomes).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it(`holds a second burst while the instance has ${SECOND_BURST_BELOW} calls or more`, () => {
+    const table = new CallTable(site);
+    for (let i = 0; i < SECOND_BURST_BELOW; i++) table.queue(call([]));
+    table.takeBurst();
+    table.queue(call([]));
+    expect(table.openBursts).toBe(1);
+    expect(table.mayTakeBurst).toBe(false);
   });
 
   it('counts no burst open once the sent calls are drained (the instance died)', () => {

@@ -51,11 +51,16 @@ const MAX_ID = 0xffff_fffe;
 
 /**
  * How many bursts may be at an instance at once: the one it works on and the next, waiting in its input. Calls
- * made meanwhile wait here and leave together when the older burst is answered. One at a time left the
- * instance idle while its answers travelled back; no limit sent it many small bursts, each a wake-up of the
- * instance and then of Node (bench README, "Where the time goes").
+ * made meanwhile wait here and leave together when the older burst is answered. No limit sent it many small
+ * bursts, each a wake-up of the instance and then of Node; one at a time left it idle while its answers
+ * travelled back, which a short burst cannot hide (bench README, "Where the time goes").
  */
 export const MAX_OPEN_BURSTS = 2;
+/**
+ * The second burst goes only while the instance has fewer calls than this: behind a longer burst the calls that
+ * gather here meanwhile make a larger next one, for one wake-up less.
+ */
+export const SECOND_BURST_BELOW = 16;
 
 export class CallTable {
   #outbox: Call[] = [];
@@ -94,9 +99,14 @@ export class CallTable {
     return ends.length;
   }
 
-  /** Whether the outbox's calls may leave now as a burst: some wait, and fewer than MAX_OPEN_BURSTS are open. */
+  /**
+   * Whether the outbox's calls may leave now as a burst: some wait, and no burst is open, or fewer than
+   * MAX_OPEN_BURSTS with fewer than SECOND_BURST_BELOW calls at the instance.
+   */
   get mayTakeBurst(): boolean {
-    return this.#outbox.length > 0 && this.openBursts < MAX_OPEN_BURSTS;
+    if (this.#outbox.length === 0) return false;
+    const open = this.openBursts;
+    return open === 0 || (open < MAX_OPEN_BURSTS && this.#sent.size < SECOND_BURST_BELOW);
   }
 
   /** Waits in the outbox for the next burst. */
