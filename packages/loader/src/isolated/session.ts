@@ -2,10 +2,10 @@
  * The calls of one isolated plugin across host restarts.
  *
  * - Calls made in one turn of the event loop leave together, in one pipe write (many in flight; the host serves
- *   them in order), except that a burst leaves as soon as it holds EARLY_BURST calls (see there). At most
- *   MAX_OPEN_BURSTS are at the host: calls made while it has that many wait here, and leave together the moment
- *   the older one is answered (see #answer). While a host starts, calls wait in order and go out after the replay (`configure`,
- *   `set_working_dir`).
+ *   them in order), except that a burst leaves as soon as it holds EARLY_BURST calls (see there). While the host
+ *   has as many bursts as CallTable.mayTakeBurst allows, calls wait here and leave together the moment the older
+ *   one is answered (see #answer). While a host starts, calls wait in order and go out after the replay
+ *   (`configure`, `set_working_dir`).
  * - A crash (signal or exit) fails every call in flight with `ENTROPIC_PLUGIN_CRASHED`; the next call starts a
  *   new host.
  * - A call stopped early by its time limit or cancellation is failed at once. If it is the one the host is
@@ -143,9 +143,9 @@ export class HostSession {
   };
 
   /**
-   * Writes every queued call to the host, as one burst, unless it has MAX_OPEN_BURSTS already: then they wait
-   * here and leave together when the older one is answered (see there). A call stopped while it waits here is
-   * simply never sent.
+   * Writes every queued call to the host, as one burst, unless it has as many bursts as CallTable.mayTakeBurst
+   * allows: then they wait here and leave together when the older one is answered. A call stopped while it waits
+   * here is simply never sent.
    */
   #send(): void {
     const host = this.#host;

@@ -86,11 +86,6 @@ export class CallTable {
     return this.#outbox.length;
   }
 
-  /** Calls sent and not answered yet (settled early or not): the instance has them. */
-  get sentCount(): number {
-    return this.#sent.size;
-  }
-
   /** Bursts sent whose calls are not all answered yet (answers come in order). */
   get openBursts(): number {
     const done = this.#sentTotal - this.#sent.size;

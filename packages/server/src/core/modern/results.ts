@@ -18,7 +18,12 @@ export type { CacheHint, CacheOptions, CacheScope, ResolvedCache } from './cache
 export function completeResult(server: ServerCore, method: string, result: unknown): unknown {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   const r = result as Record<string, unknown>;
-  const out = copyOf(r);
+  // A result that keeps its fields' texts is copied into an object written from them (one copy either way).
+  const prepared =
+    result instanceof PreparedJson && typeof result.fieldTexts === 'function'
+      ? new PreparedComplete(result)
+      : undefined;
+  const out = copyInto((prepared ?? {}) as Record<string, unknown>, r);
   out.resultType = 'complete';
   out._meta = withServerInfo(server, r._meta);
   const hint = server.options.cache[method];
@@ -26,8 +31,7 @@ export function completeResult(server: ServerCore, method: string, result: unkno
     out.ttlMs = hint.ttlMs;
     out.cacheScope = hint.cacheScope;
   }
-  if (result instanceof PreparedJson && typeof result.fieldTexts === 'function')
-    return new PreparedComplete(result, out);
+  prepared?.seal();
   return out;
 }
 
@@ -54,15 +58,19 @@ const COMPLETION_KEYS: ReadonlySet<string> = new Set(['resultType', '_meta', 'tt
  */
 class PreparedComplete extends PreparedJson {
   readonly #base: PreparedJson;
-  readonly #keys: string[];
-  readonly #values: unknown[];
+  #keys: string[] = [];
+  #values: unknown[] = [];
 
-  constructor(base: PreparedJson, fields: Record<string, unknown>) {
+  constructor(base: PreparedJson) {
     super();
     this.#base = base;
-    this.#keys = Object.keys(fields);
-    this.#values = this.#keys.map((key) => fields[key]);
-    copyInto(this as unknown as Record<string, unknown>, fields);
+  }
+
+  /** Takes note of the fields as completeResult left them: what it vouches for from now on. */
+  seal(): void {
+    const self = this as unknown as Record<string, unknown>;
+    this.#keys = Object.keys(self);
+    this.#values = this.#keys.map((key) => self[key]);
   }
 
   jsonText(): string | undefined {
