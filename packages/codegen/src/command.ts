@@ -19,11 +19,13 @@ export interface CommandContext {
   cwd: string;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** The environment the command reads (CI, for example); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The context of a command run from the command line. */
 export function processContext(): CommandContext {
-  return { cwd: process.cwd(), out: (t) => console.log(t), err: (t) => console.error(t) };
+  return { cwd: process.cwd(), out: (t) => console.log(t), err: (t) => console.error(t), env: process.env };
 }
 
 /** Exit codes of `entropic-abi`. */

@@ -27,6 +27,7 @@ describe('entropic-abi (built CLI)', () => {
     ['lock', '--file PATH'],
     ['model', '--definitions DIR'],
     ['check', '--no-binary'],
+    ['record-release', '--baseline'],
     ['abi-dump', '--reference FILE'],
     ['verify-plugin', '--reference FILE'],
     ['include-dir', 'entropic-abi-headers --include-dir'],

@@ -103,31 +103,31 @@ describe('comparing with the last released ABI', () => {
     s.commit('execute takes an int');
   };
 
-  it('catches on main a break that a plain check on main cannot see', async () => {
+  it('catches on main, through the release tag when no release is recorded, a break no base shows', async () => {
     const s = scenario();
     s.git('tag', TAG, 'main');
     const tgz = join(tmp, 'abi-headers-0.1.0.tgz');
     s.git('archive', '--format=tar.gz', '--prefix=package/', '-o', tgz, `${TAG}:packages/abi-headers`);
     await breakOnMain(s);
-    const [plain] = await expectVerdict(s, { rules: [] }, [[]]);
+    const [plain] = await expectVerdict(s, { rules: [] }, [['--no-release']]);
     expect(plain!.text).toContain('base: none');
     const released = {
       rules: ['version-not-bumped'],
       binaryRules: ['version-not-bumped', 'binary-not-bumped'],
       mentions: ['params › #3 changed from const char* to int'],
     };
-    const runs = await expectVerdict(s, released, [
-      ['--release', 'latest'],
-      ['--release', tgz],
-    ]);
+    const runs = await expectVerdict(s, released, [[], ['--release', TAG], ['--release', tgz]]);
     expect(runs[0]!.text).toContain(`release: release ${TAG}`);
     expect(runs.at(-1)!.text).toContain('release: the packed release');
   });
 
-  it('says so when there is no release tag, and runs the other rules', async () => {
+  it('says so when there is no release record or tag, runs the other rules, and fails with --ci', async () => {
     const s = scenario();
     await breakOnMain(s);
-    const [run] = await expectVerdict(s, { rules: [] }, [['--release', 'latest']]);
-    expect(run!.text).toContain('release: no @entropic-mcp/abi-headers@X.Y.Z tag in this clone');
+    const [run] = await expectVerdict(s, { rules: [] }, [[]]);
+    expect(run!.text).toContain(
+      'release: none recorded (no packages/abi-headers/abi/releases/X.Y.Z/) and no @entropic-mcp/abi-headers@X.Y.Z tag',
+    );
+    await expectVerdict(s, { rules: ['nothing-to-compare'], mentions: ['record-release'] }, [['--ci']]);
   });
 });

@@ -1,10 +1,11 @@
-// What the gate compares the work tree with: a commit (the merge-base, an explicit --base) and, on
-// request, the last released ABI (a release tag of abi-headers, or a packed tarball).
+// What the gate compares the work tree with: a commit (the merge-base, an explicit --base), a release tag or
+// a packed release; each is opened into one side of a comparison (release records: see records.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { defaultBase, extractPaths, resolveCommit } from './git.js';
-import { DEFINITIONS_DIR, LOCK_FILE } from './state.js';
+import { compareVersions, RELEASE_VERSION } from './release.js';
+import { type AbiSide, DEFINITIONS_DIR, LOCK_FILE, readState } from './state.js';
 
 /** The prefix of the git tags `changeset publish` writes for abi-headers releases. */
 export const RELEASE_TAG_PREFIX = '@entropic-mcp/abi-headers@';
@@ -12,30 +13,46 @@ export const RELEASE_TAG_PREFIX = '@entropic-mcp/abi-headers@';
 /** A bad option (an unknown ref, a missing tarball): the command answers with a usage error. */
 export class CheckUsageError extends Error {}
 
+export interface OpenedBase {
+  side: AbiSide;
+  /** The base's abi-headers folder, when it was extracted (its release records are read from it). */
+  root?: string;
+}
+
 export interface BaseSource {
   /** Names the base in messages and notes. */
   label: string;
-  /** The commit, when the base is one (used for `git checkout` hints and to skip duplicates). */
+  /** The commit, when the base is one (used for `git checkout` hints). */
   commit?: string;
-  /** Writes the base's abi-headers files under `dir` and returns the package folder there. */
-  extract(dir: string): string;
+  /** Reads the base, extracting it below `dir` when needed; a string says why there is nothing to compare. */
+  open(dir: string): OpenedBase | string;
 }
 
-/** The files of the abi-headers package the comparison reads. */
+/** The files of the abi-headers package the comparison reads (abi/ holds the reference and the records). */
 const BASE_FILES = [DEFINITIONS_DIR, LOCK_FILE, 'package.json', 'abi'];
+
+function openPackage(root: string, label: string): OpenedBase | string {
+  if (!existsSync(join(root, DEFINITIONS_DIR)))
+    return `base ${label} has no ABI definitions; nothing to compare with`;
+  try {
+    return { side: readState(root), root };
+  } catch (e) {
+    return `base ${label}: its definitions do not read (${(e as Error).message}); comparison skipped`;
+  }
+}
 
 function fromCommit(repo: string, commit: string, label: string, pkg: string): BaseSource {
   return {
     label,
     commit,
-    extract(dir) {
+    open(dir) {
       extractPaths(
         repo,
         commit,
         BASE_FILES.map((p) => `${pkg}/${p}`),
         dir,
       );
-      return join(dir, pkg);
+      return openPackage(join(dir, pkg), label);
     },
   };
 }
@@ -52,13 +69,6 @@ export function chooseBase(repo: string, base: string | null | undefined, pkg: s
   return fromCommit(repo, commit, `${base} (${commit.slice(0, 10)})`, pkg);
 }
 
-function semverKey(version: string): number[] {
-  return version
-    .split(/[.+-]/)
-    .slice(0, 3)
-    .map((n) => Number.parseInt(n, 10) || 0);
-}
-
 /** The highest `@entropic-mcp/abi-headers@X.Y.Z` tag (pre-releases excluded), or null. */
 export function latestReleaseTag(repo: string): string | null {
   const r = spawnSync('git', ['tag', '--list', `${RELEASE_TAG_PREFIX}*`], { cwd: repo, encoding: 'utf8' });
@@ -66,50 +76,35 @@ export function latestReleaseTag(repo: string): string | null {
   const tags = r.stdout
     .split('\n')
     .map((t) => t.trim())
-    .filter((t) => /^\d+\.\d+\.\d+$/.test(t.slice(RELEASE_TAG_PREFIX.length)));
-  tags.sort((a, b) => {
-    const x = semverKey(a.slice(RELEASE_TAG_PREFIX.length));
-    const y = semverKey(b.slice(RELEASE_TAG_PREFIX.length));
-    return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
-  });
+    .filter((t) => RELEASE_VERSION.test(t.slice(RELEASE_TAG_PREFIX.length)));
+  tags.sort((a, b) =>
+    compareVersions(a.slice(RELEASE_TAG_PREFIX.length), b.slice(RELEASE_TAG_PREFIX.length)),
+  );
   return tags.at(-1) ?? null;
 }
 
-function fromTarball(file: string): BaseSource {
+/** A packed abi-headers tarball (`pnpm pack`, or the registry's); its `package/` folder is the base. */
+export function fromTarball(file: string): BaseSource {
+  const label = `the packed release ${file}`;
   return {
-    label: `the packed release ${file}`,
-    extract(dir) {
+    label,
+    open(dir) {
       const r = spawnSync('tar', ['-xzf', file, '-C', dir], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`extracting ${file} failed: ${(r.stderr || '').trim()}`);
-      return join(dir, 'package');
+      return openPackage(join(dir, 'package'), label);
     },
   };
 }
 
-/**
- * The released ABI to compare with: `latest` (the highest release tag; null with a note when there
- * is none), a tag or other ref, or the path of a packed abi-headers tarball (`.tgz`).
- */
-export function chooseRelease(
-  repo: string,
-  release: string,
-  pkg: string,
-  notes: string[],
-): BaseSource | null {
-  if (/\.(tgz|tar\.gz)$/.test(release)) {
-    const file = resolve(repo, release);
-    if (!existsSync(file)) throw new CheckUsageError(`--release ${release}: no such tarball`);
-    return fromTarball(file);
-  }
-  const ref = release === 'latest' ? latestReleaseTag(repo) : release;
-  if (ref === null) {
-    notes.push(
-      `release: no ${RELEASE_TAG_PREFIX}X.Y.Z tag in this clone (nothing released yet, or tags not fetched); ` +
-        'not compared with a released ABI',
-    );
-    return null;
-  }
+/** A release tag (or any ref) as a base. */
+export function fromReleaseRef(repo: string, ref: string, pkg: string, option: string): BaseSource {
   const commit = resolveCommit(repo, ref);
-  if (!commit) throw new CheckUsageError(`--release ${release} does not name a tag, commit or .tgz file`);
+  if (!commit)
+    throw new CheckUsageError(`--release ${option} does not name a release record, tag, commit or .tgz file`);
   return fromCommit(repo, commit, `release ${ref} (${commit.slice(0, 10)})`, pkg);
+}
+
+/** A side that is already read (a release record). */
+export function fromSide(label: string, side: AbiSide): BaseSource {
+  return { label, open: () => ({ side }) };
 }

@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { onlyGrowth } from '../abigail/diff.js';
 import { compareHeadersWithReference, compareReferenceTexts, REFERENCE_FILE } from '../abigail/reference.js';
-import { lockedSubset } from '../lock/subset.js';
-import type { AbiState } from './state.js';
+import { VERSION_MACRO } from '../model/read-model.js';
+import type { AbiSide, AbiState } from './state.js';
 import type { Finding } from './types.js';
 
 const UPDATE = 'pnpm exec entropic-abi abi-dump --update';
@@ -44,15 +44,12 @@ export function checkBinaryReference(head: AbiState, label: string): Finding[] {
  * A harmful change between the base's reference and the head's needs an API version bump. Added functions
  * and objects are not harmful, nor members appended to a struct that is growable at the base and the head.
  */
-export function checkBinaryAgainstBase(base: AbiState, head: AbiState, baseLabel: string): Finding[] {
+export function checkBinaryAgainstBase(base: AbiSide, head: AbiSide, baseLabel: string): Finding[] {
   if (!base.reference || !head.reference || base.reference === head.reference) return [];
-  if (head.model.apiVersion !== base.model.apiVersion) return [];
+  if (head.apiVersion !== base.apiVersion) return [];
   const d = compareReferenceTexts(base.reference, head.reference);
   if (!d.changed) return [];
-  const growableIn = (s: AbiState) =>
-    lockedSubset(s.model)
-      .structs.filter((x) => x.growable)
-      .map((x) => x.name);
+  const growableIn = (s: AbiSide) => s.locked.structs.filter((x) => x.growable).map((x) => x.name);
   const growable = growableIn(base).filter((name) => growableIn(head).includes(name));
   if (growable.length > 0 && onlyGrowth(d.report, growable)) return [];
   return [
@@ -60,7 +57,7 @@ export function checkBinaryAgainstBase(base: AbiState, head: AbiState, baseLabel
       rule: 'binary-not-bumped',
       message:
         `The committed binary ABI reference changed incompatibly since ${baseLabel} but ` +
-        `${head.model.versionMacro} is still ${head.model.apiVersion}. abidiff reports:\n${indent(d.report)}\n` +
+        `${VERSION_MACRO} is still ${head.apiVersion}. abidiff reports:\n${indent(d.report)}\n` +
         `Bump the API version (and add a major changeset for @entropic-mcp/abi-headers), or undo the change.`,
     },
   ];

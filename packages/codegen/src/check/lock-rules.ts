@@ -1,7 +1,6 @@
 // Rules on abi.lock.json: it is current, internally consistent, and older versions never change.
 import { fingerprintOf } from '../lock/fingerprint.js';
 import { type AbiLock, lockEntry } from '../lock/lock-file.js';
-import type { AbiModel } from '../model/types.js';
 import { describeChanges } from './changes.js';
 import { type AbiState, LOCK_FILE, lockOk } from './state.js';
 import { type Finding, LOCK_COMMAND } from './types.js';
@@ -59,7 +58,7 @@ export function checkLockIntegrity(lock: AbiLock, label: string): Finding[] {
 export function checkLockHistory(
   base: AbiLock,
   head: AbiLock,
-  current: AbiModel,
+  currentApiVersion: number,
   label: string,
   source: { label: string; commit?: string },
 ): Finding[] {
@@ -69,7 +68,7 @@ export function checkLockHistory(
   const restore = `restore it (${from}), then run \`${LOCK_COMMAND}\``;
   const findings: Finding[] = [];
   for (const [v, old] of Object.entries(base.versions)) {
-    if (Number(v) >= current.apiVersion) continue;
+    if (Number(v) >= currentApiVersion) continue;
     const now = head.versions[v];
     const file = `${label}/${LOCK_FILE}`;
     if (!now) {

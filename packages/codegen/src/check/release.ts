@@ -31,13 +31,30 @@ export async function planFor(root: string, pkg = ABI_HEADERS_PACKAGE): Promise<
   return { type: (release?.type as BumpType | undefined) ?? 'none', changesets };
 }
 
+/** A release version as it is written in package.json, tags and record folders (no pre-release). */
+export const RELEASE_VERSION = /^\d+\.\d+\.\d+$/;
+
+function semverKey(version: string): number[] {
+  return version
+    .split(/[.+-]/)
+    .slice(0, 3)
+    .map((n) => Number.parseInt(n, 10) || 0);
+}
+
+/** Orders two semver versions by major, minor, patch (negative when `a` is lower). */
+export function compareVersions(a: string, b: string): number {
+  const x = semverKey(a);
+  const y = semverKey(b);
+  return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
+}
+
 /** The bump between two semver versions (`none` when equal or lower). */
 export function versionBump(before: string, after: string): BumpType {
-  const a = before.split(/[.+-]/).slice(0, 3).map(Number);
-  const b = after.split(/[.+-]/).slice(0, 3).map(Number);
+  const a = semverKey(before);
+  const b = semverKey(after);
   for (let i = 0; i < 3; i++) {
-    if ((b[i] ?? 0) > (a[i] ?? 0)) return (['major', 'minor', 'patch'] as const)[i]!;
-    if ((b[i] ?? 0) < (a[i] ?? 0)) return 'none';
+    if (b[i]! > a[i]!) return (['major', 'minor', 'patch'] as const)[i]!;
+    if (b[i]! < a[i]!) return 'none';
   }
   return 'none';
 }

@@ -3,19 +3,32 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REFERENCE_FILE } from '../abigail/reference.js';
 import { type AbiLock, parseLock } from '../lock/lock-file.js';
+import { type LockedSubset, lockedSubset } from '../lock/subset.js';
 import { readAbiModel } from '../model/read-model.js';
 import type { AbiModel } from '../model/types.js';
 
-export interface AbiState {
+/**
+ * What one side of a comparison promises: the work tree, a base commit, a packed release or a release
+ * record (which keeps the lock and the binary reference, not the definitions).
+ */
+export interface AbiSide {
+  /** The API version (ENTROPIC_MCP_PLUGIN_API_VERSION) of that side. */
+  apiVersion: number;
+  /** The locked subset of that API version. */
+  locked: LockedSubset;
+  /** The parsed lock, or the reason it could not be read. */
+  lock: AbiLock | { error: string };
+  /** `version` of the abi-headers package.json (or of the release record). */
+  packageVersion: string | null;
+  /** The binary ABI reference, when present. */
+  reference: string | null;
+}
+
+/** A side read from a package folder's definitions (the work tree, a base commit, a tarball). */
+export interface AbiState extends AbiSide {
   /** The abi-headers package folder. */
   root: string;
   model: AbiModel;
-  /** The parsed lock, or the reason it could not be read. */
-  lock: AbiLock | { error: string };
-  /** `version` from the package's package.json. */
-  packageVersion: string | null;
-  /** The committed binary ABI reference, when present. */
-  reference: string | null;
 }
 
 export const DEFINITIONS_DIR = join('src', 'abi');
@@ -41,10 +54,18 @@ export function readState(root: string): AbiState {
   const pkg = readIf(join(root, 'package.json'));
   let packageVersion: string | null = null;
   if (pkg) packageVersion = (JSON.parse(pkg) as { version?: string }).version ?? null;
-  return { root, model, lock: readLock(root), packageVersion, reference: readIf(join(root, REFERENCE_FILE)) };
+  return {
+    root,
+    model,
+    apiVersion: model.apiVersion,
+    locked: lockedSubset(model),
+    lock: readLock(root),
+    packageVersion,
+    reference: readIf(join(root, REFERENCE_FILE)),
+  };
 }
 
-export function lockOk(lock: AbiState['lock']): lock is AbiLock {
+export function lockOk(lock: AbiSide['lock']): lock is AbiLock {
   return !('error' in lock);
 }
 

@@ -12,7 +12,10 @@ export type RuleId =
   | 'release-not-major'
   | 'release-not-minor'
   | 'binary-reference'
-  | 'binary-not-bumped';
+  | 'binary-not-bumped'
+  | 'release-not-recorded'
+  | 'release-records'
+  | 'nothing-to-compare';
 
 export interface Finding {
   rule: RuleId;

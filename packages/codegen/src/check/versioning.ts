@@ -1,19 +1,19 @@
 // Rules comparing the work tree with the base: a locked-ABI change needs an API version bump and a
 // major release of @entropic-mcp/abi-headers; a bump needs a change; an additive change needs a minor release.
-import { lockedSubset } from '../lock/subset.js';
+import { VERSION_MACRO } from '../model/read-model.js';
 import { describeChanges } from './changes.js';
 import { ABI_HEADERS_PACKAGE, atLeast, type BumpType, type PackageRelease, versionBump } from './release.js';
-import { type AbiState, versionSource } from './state.js';
+import type { AbiSide } from './state.js';
 import { renderSteps } from './steps.js';
 import type { Finding } from './types.js';
 
 export interface VersioningInput {
-  base: AbiState;
-  head: AbiState;
+  base: AbiSide;
+  head: AbiSide;
   /** Names the base in messages, e.g. "origin/main (1a2b3c4d)". */
   baseLabel: string;
-  /** The abi-headers folder as the developer knows it (repository-relative). */
-  label: string;
+  /** The definition file that holds the version macro, as the developer knows it (repository-relative). */
+  versionFile: string;
   /** Reads the release plan on demand (it is needed only when the ABI changed). */
   release: () => Promise<PackageRelease>;
 }
@@ -30,12 +30,12 @@ async function releaseBump(input: VersioningInput): Promise<{ type: BumpType; ho
 
 export async function checkVersioning(input: VersioningInput): Promise<Finding[]> {
   const { base, head, baseLabel } = input;
-  const vBase = base.model.apiVersion;
-  const vHead = head.model.apiVersion;
-  const macro = head.model.versionMacro;
-  const source = `${input.label}/${versionSource(head.model)}`;
-  const where = `${head.model.versionMacro} in ${source}`;
-  const changes = describeChanges(lockedSubset(base.model), lockedSubset(head.model));
+  const vBase = base.apiVersion;
+  const vHead = head.apiVersion;
+  const macro = VERSION_MACRO;
+  const source = input.versionFile;
+  const where = `${macro} in ${source}`;
+  const changes = describeChanges(base.locked, head.locked);
   const list = changes.lines.join('\n');
 
   if (vHead < vBase) {

@@ -1,4 +1,4 @@
-// `entropic-abi check`: the ABI gate over the work tree, against a base commit and, on request, a release.
+// `entropic-abi check`: the ABI gate over the work tree, against a base commit and the last released ABI.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,19 +18,29 @@ import { abiHeadersRoot } from '../paths.js';
 export const summary =
   'The ABI gate: generated files fresh, lock current, ABI changes versioned (see README).';
 export const usage =
-  'entropic-abi check [--base REF | --no-base] [--release latest|TAG|FILE.tgz] [--no-binary]';
+  'entropic-abi check [--base REF | --no-base] [--release latest|X.Y.Z|TAG|FILE.tgz | --no-release] [--no-binary] [--ci]';
 
 /** The options and what the command prints, for `--help`. */
 export const help = `  --base REF    compare the ABI with the one at git REF (default: the merge base of HEAD and origin/main or
                 main; on main itself, HEAD when the ABI or .changeset has uncommitted changes, else none)
-  --no-base     skip the comparison with an earlier ABI (freshness and lock checks only)
-  --release latest|TAG|FILE.tgz
-                also compare with the last released ABI: the lock of the newest @entropic-mcp/abi-headers
-                git tag (latest), of the tag TAG, or inside a packed tarball
+  --no-base     skip the comparison with a base commit
+  --release latest|X.Y.Z|TAG|FILE.tgz
+                the released ABI to compare with (default latest: the last release record in
+                packages/abi-headers/abi/releases/, else the newest @entropic-mcp/abi-headers@X.Y.Z git tag);
+                X.Y.Z: that version's record; TAG: a tag or commit; FILE.tgz: a packed abi-headers
+  --no-release  skip the comparison with a released ABI
   --no-binary   skip the binary layer (libabigail's abidw/abidiff)
+  --ci          fail when there is neither a base nor a release to compare with (also when the
+                environment has CI set, as CI services do); otherwise that is only a note
 
 Run inside the workspace's git work tree. Prints every finding and what to do about it; exit 0 when there
 are none, 1 when there are, 2 on a usage error.`;
+
+/** CI services set CI (to true, 1 or a name); unset, empty, 0 or false mean not in CI. */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  const v = env.CI?.trim().toLowerCase();
+  return v !== undefined && v !== '' && v !== '0' && v !== 'false';
+}
 
 export async function run(args: string[], ctx: CommandContext = processContext()): Promise<number> {
   const { values } = asUsage(() =>
@@ -40,12 +50,16 @@ export async function run(args: string[], ctx: CommandContext = processContext()
         base: { type: 'string' },
         'no-base': { type: 'boolean' },
         release: { type: 'string' },
+        'no-release': { type: 'boolean' },
         'no-binary': { type: 'boolean' },
+        ci: { type: 'boolean' },
       },
     }),
   );
   if (values.base !== undefined && values['no-base'])
     throw new UsageError('--base and --no-base exclude each other');
+  if (values.release !== undefined && values['no-release'])
+    throw new UsageError('--release and --no-release exclude each other');
   const repo = repoRoot(ctx.cwd);
   if (!repo) throw new UsageError('run it inside the git work tree of the workspace');
   // The package in this work tree when there is one, else the installed package.
@@ -58,7 +72,8 @@ export async function run(args: string[], ctx: CommandContext = processContext()
       abiRoot,
       base: values['no-base'] ? null : values.base,
       ...(values['no-binary'] ? { binary: false } : {}),
-      ...(values.release !== undefined ? { release: values.release } : {}),
+      release: values['no-release'] ? null : (values.release ?? 'latest'),
+      ci: values.ci === true || inCi(ctx.env ?? process.env),
     });
   } catch (e) {
     if (e instanceof CheckUsageError) throw new UsageError(e.message);

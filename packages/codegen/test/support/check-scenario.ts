@@ -30,11 +30,14 @@ export class Scenario {
     this.abiRoot = join(dir, ABI_PKG);
   }
 
-  /** A copy of `template` (made by `Scenario.template()`), checked out on a new branch `change`. */
-  static from(template: string): Scenario {
+  /**
+   * A copy of `template` (made by `Scenario.template()`), checked out on a new branch `change`, or left on
+   * `main` with `branch: null`.
+   */
+  static from(template: string, branch: string | null = 'change'): Scenario {
     const dir = mkdtempSync(join(tmpdir(), 'abi-gate-'));
     cpSync(template, dir, { recursive: true });
-    git(dir, 'checkout', '-q', '-b', 'change');
+    if (branch !== null) git(dir, 'checkout', '-q', '-b', branch);
     return new Scenario(dir);
   }
 
@@ -99,6 +102,13 @@ export class Scenario {
       /ENTROPIC_MCP_PLUGIN_API_VERSION: \d+;/,
       `ENTROPIC_MCP_PLUGIN_API_VERSION: ${to};`,
     );
+  }
+
+  /** Sets the version of @entropic-mcp/abi-headers, as `changeset version` does in a release. */
+  setVersion(version: string): this {
+    const text = this.read('package.json');
+    if (!/"version": "[^"]+"/.test(text)) throw new Error('scenario: package.json has no version');
+    return this.write('package.json', text.replace(/"version": "[^"]+"/, `"version": "${version}"`));
   }
 
   changeset(name: string, bump: 'major' | 'minor' | 'patch', pkg = '@entropic-mcp/abi-headers'): this {

@@ -8,6 +8,7 @@ import * as abiDump from '../../src/commands/abi-dump.js';
 import * as check from '../../src/commands/check.js';
 import * as generate from '../../src/commands/generate.js';
 import * as lock from '../../src/commands/lock.js';
+import * as recordRelease from '../../src/commands/record-release.js';
 import type { Scenario } from './check-scenario.js';
 
 export interface CommandRun {
@@ -16,15 +17,28 @@ export interface CommandRun {
   text: string;
 }
 
-const COMMANDS: Record<string, CommandModule> = { 'abi-dump': abiDump, check, generate, lock };
+const COMMANDS: Record<string, CommandModule> = {
+  'abi-dump': abiDump,
+  check,
+  generate,
+  lock,
+  'record-release': recordRelease,
+};
 
-/** Runs `entropic-abi <argv>` in-process with the scenario repository as its working directory. */
-export async function entropicAbi(s: Scenario, argv: string[]): Promise<CommandRun> {
+/**
+ * Runs `entropic-abi <argv>` in-process with the scenario repository as its working directory, in an
+ * environment without CI (a case that wants the CI behaviour passes `--ci` or `env`).
+ */
+export async function entropicAbi(
+  s: Scenario,
+  argv: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CommandRun> {
   const [name, ...args] = argv;
   const mod = COMMANDS[name ?? ''];
   if (!mod) throw new Error(`the mutation tests do not run 'entropic-abi ${name}'`);
   const lines: string[] = [];
-  const ctx: CommandContext = { cwd: s.dir, out: (t) => lines.push(t), err: (t) => lines.push(t) };
+  const ctx: CommandContext = { cwd: s.dir, out: (t) => lines.push(t), err: (t) => lines.push(t), env };
   const code = await mod.run(args, ctx);
   return { code, text: lines.join('\n') };
 }
