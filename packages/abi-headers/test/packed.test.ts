@@ -53,6 +53,12 @@ describe('@entropic-mcp/abi-headers installed alone', () => {
     expect(run('nm', ['-D', '--defined-only', so], project)).toContain('entropic_plugin_api_version');
   });
 
+  it('ships the binary reference but not the release records kept in the repository', () => {
+    const abi = join(project, 'node_modules', '@entropic-mcp', 'abi-headers', 'abi');
+    expect(existsSync(join(abi, 'entropic-mcp-plugin.abi'))).toBe(true);
+    expect(existsSync(join(abi, 'releases'))).toBe(false);
+  });
+
   it('answers --version', () => {
     const bin = join(project, 'node_modules', '.bin', 'entropic-abi-headers');
     expect(run(bin, ['--version'], project).trim()).toMatch(/^\d+\.\d+\.\d+/);
