@@ -5,11 +5,19 @@
  */
 import { Running } from './running.js';
 
+/**
+ * `slot` of a job whose `start()` is under way: it holds a slot that is not yet in the ring. A job may let
+ * go of its slot before `start()` returns (a synchronous handler answered, or the request was handed over
+ * to a task); `release` then marks it free and `begin` gives the slot back, so the slot count is decided
+ * here alone, whenever the release comes.
+ */
+const STARTING = -2;
+
 export interface Schedulable {
   /** Set once the request was answered, cancelled or timed out; a queued one is then skipped. */
   readonly finished: boolean;
   deadline: number;
-  /** Where the scheduler keeps it while it runs (the scheduler's own field, -1 otherwise). */
+  /** Where the scheduler keeps it while it runs (the scheduler's own field: -1 when it holds no slot). */
   slot: number;
   start(): void;
   timeout(): void;
@@ -48,8 +56,15 @@ export class Scheduler {
     return true;
   }
 
-  /** A started job is done (answered, cancelled or timed out): free its slot, start the next. */
+  /**
+   * A started job no longer needs its slot (answered, cancelled, timed out, or handed over to a task):
+   * free it and start the next. Releasing a job twice, or one that never started, does nothing.
+   */
   release(job: Schedulable): void {
+    if (job.slot === STARTING) {
+      job.slot = -1; // begin() frees the slot when start() returns (no nested drain from inside a start)
+      return;
+    }
     if (!this.active.remove(job)) return;
     this.running--;
     this.drain();
@@ -75,9 +90,11 @@ export class Scheduler {
 
   private begin(job: Schedulable): void {
     this.running++;
+    job.slot = STARTING;
     job.start();
-    if (job.finished) {
-      // Answered while starting (a synchronous handler): no slot to hold, no deadline to watch.
+    if (job.slot !== STARTING || job.finished) {
+      // Released while starting (a synchronous handler, a hand-over to a task): no slot to hold, no deadline.
+      job.slot = -1;
       this.running--;
       return;
     }
