@@ -45,6 +45,11 @@ export class Scheduler {
     return this.running;
   }
 
+  /** Jobs in the ring of running jobs (equal to `runningCount` whenever no job is being started). */
+  get activeCount(): number {
+    return this.active.size;
+  }
+
   /** Start `job` now or queue it; false when the queue is full (the caller answers "busy"). */
   submit(job: Schedulable): boolean {
     if (this.running < this.maxConcurrency) {
