@@ -1,9 +1,13 @@
-/** RedisTaskStore against a real redis-server: the shared TaskStore suite, then what only Redis adds. */
+/**
+ * RedisTaskStore against a real redis-server: the shared TaskStore suite, the task outcome suite through a
+ * server, then what only Redis adds.
+ */
 
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../server/src/index.js';
 import { modernPeer } from '../../server/test/support/modern.js';
+import { taskServerSuite } from '../../server/test/support/task-server-suite.js';
 import { storedTask, taskStoreSuite } from '../../server/test/support/task-store-suite.js';
 import { connectRedis, RedisTaskStore } from '../src/index.js';
 import { type RedisProcess, startRedis } from './support/redis-server.js';
@@ -36,6 +40,7 @@ async function store(options: { keyPrefix?: string; nodeId?: string; nodeTtlMs?:
 }
 
 taskStoreSuite('RedisTaskStore', { make: () => store() });
+taskServerSuite('RedisTaskStore', { makeStore: () => store() });
 
 describe('RedisTaskStore on Redis', () => {
   it('lets Redis expire a task at its TTL, and reads a task whose process stopped as orphaned', async () => {

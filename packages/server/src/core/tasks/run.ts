@@ -14,6 +14,7 @@ import { levelRank, redact } from '../logging.js';
 import { missingCapability } from '../modern/input.js';
 import { taskCreated } from '../modern/results.js';
 import type { ClientContext } from '../protocol.js';
+import { unserialisable } from '../replies.js';
 import type { TaskTrace } from '../telemetry/server-telemetry.js';
 import type { LogLevel } from '../types.js';
 import { expiresAt, isTerminal, type TaskChange } from './model.js';
@@ -221,12 +222,7 @@ export class TaskRun implements ConnectionCore {
   /** The handler's outcome: the task completes with its result or fails with its error. */
   reply(_req: Served, message: Record<string, unknown>): void {
     this.#trace?.outcome(message);
-    const error = message.error as WireError | undefined;
-    const change: TaskChange =
-      error === undefined
-        ? { type: 'finish', status: 'completed', result: message.result as Record<string, unknown> }
-        : { type: 'finish', status: 'failed', error, statusMessage: error.message };
-    void this.#finish(change);
+    void this.#finish(outcomeOf(message, this.#req.method));
   }
 
   /** Write the outcome; while the store cannot be reached, try again every second until the TTL. */
@@ -366,6 +362,25 @@ export class TaskRun implements ConnectionCore {
       }
     })();
   }
+}
+
+/**
+ * How a handler's answer ends its task: its error fails it; a result that is not valid JSON (a BigInt, a
+ * cycle) fails it with the -32603 its request would have got, in every store, instead of completing with
+ * something no store can keep and no client can read.
+ */
+function outcomeOf(message: Record<string, unknown>, method: string): TaskChange {
+  let error = message.error as WireError | undefined;
+  if (error === undefined) {
+    const result = message.result as Record<string, unknown>;
+    try {
+      JSON.stringify(result);
+      return { type: 'finish', status: 'completed', result };
+    } catch (problem) {
+      error = unserialisable(method, problem);
+    }
+  }
+  return { type: 'finish', status: 'failed', error, statusMessage: error.message };
 }
 
 function statusOf(params: Record<string, unknown> | undefined): string {
