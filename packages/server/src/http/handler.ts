@@ -152,6 +152,7 @@ export function createMcpHttpHandler(
         headers: req.headers,
         auth,
         principal: caller.principal,
+        client: caller.client,
         protocolVersion: version,
       };
       if (kind === 'request') transport.acceptRequest(res, msg, msg.id as RequestId, context, version);
@@ -189,6 +190,7 @@ export function createMcpHttpHandler(
       headers: req.headers,
       auth,
       principal: caller.principal,
+      client: caller.client,
       protocolVersion: version,
     };
     transport.acceptBatch(res, messages as JsonRpcMessage[], verdict.requestIds, context);

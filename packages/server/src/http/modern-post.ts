@@ -51,7 +51,7 @@ export async function postModern(
   req: IncomingMessage,
   res: ServerResponse,
   message: unknown,
-  caller: { readonly auth: unknown; readonly principal: string | undefined },
+  caller: { readonly auth: unknown; readonly principal: string | undefined; readonly client?: string },
   options: ModernPostOptions,
 ): Promise<void> {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
@@ -70,7 +70,7 @@ export async function postModern(
         server,
         res,
         m,
-        { headers: req.headers, auth: caller.auth, principal: caller.principal },
+        { headers: req.headers, auth: caller.auth, principal: caller.principal, client: caller.client },
         options,
       );
     }
@@ -114,6 +114,7 @@ export async function postModern(
     headers: req.headers,
     auth: caller.auth,
     principal: caller.principal,
+    client: caller.client,
     protocolVersion: view.header('mcp-protocol-version')?.trim(),
   };
   exchange.deliver(m, context);

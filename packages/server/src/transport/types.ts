@@ -28,6 +28,12 @@ export interface MessageContext {
    */
   readonly principal?: string;
   /**
+   * The client the message comes from, as the HTTP per-client limits count it: `p:<principal>` when
+   * authenticated, else `a:<address>` (behind a trusted proxy, the address it forwarded). Unauthenticated
+   * tasks outside a session belong to it. HTTP only; undefined when the address is unknown.
+   */
+  readonly client?: string;
+  /**
    * The protocol version the transport saw for this message (HTTP's `MCP-Protocol-Version`), used
    * for requests served without a prior initialize on the connection (stateless HTTP).
    */

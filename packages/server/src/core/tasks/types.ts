@@ -15,8 +15,8 @@ export interface StoredTask {
   readonly taskId: string;
   /**
    * Who may see it: `p:<principal>` (authenticated HTTP), `s:<session id>` (a 2025 HTTP session),
-   * `c:<connection key>` (stdio, in memory) or `anonymous` (unauthenticated HTTP without a session:
-   * whoever holds the unguessable id).
+   * `c:<connection key>` (stdio, in memory), `a:<client address>` (unauthenticated HTTP without a
+   * session) or `anonymous` (the same where no address is known: whoever holds the unguessable id).
    */
   readonly owner: string;
   readonly status: TaskStatus;
