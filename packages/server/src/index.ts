@@ -69,7 +69,9 @@ export {
 } from './core/subscription-bus.js';
 export { MemoryTaskStore } from './core/tasks/memory-store.js';
 export type {
+  FinishedLimits,
   StoredTask,
+  TaskEviction,
   TaskOptions,
   TaskPage,
   TaskRecord,

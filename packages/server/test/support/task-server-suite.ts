@@ -125,5 +125,78 @@ export function taskServerSuite(name: string, { makeStore }: TaskServerSuiteOpti
         await store.close?.();
       }
     });
+
+    it('past maxFinishedBytesPerPrincipal, a 2025 tasks/result of a dropped outcome names the option; the newest are kept', async () => {
+      const store = await makeStore();
+      const server = outcomeServer(store, { maxFinishedBytesPerPrincipal: 1 << 20 });
+      try {
+        const { peer } = await initializedPeer(server, {}, '2025-11-25');
+        const ids: string[] = [];
+        for (let i = 0; i < 12; i++) {
+          const taskId = await legacyTask(peer, 'sized', { bytes: 256 << 10, tag: `t${i}` });
+          await legacyFinished(peer, taskId);
+          ids.push(taskId);
+        }
+        const first = await peer.request('tasks/result', { taskId: ids[0] });
+        expect(first.error).toMatchObject({
+          code: -32602,
+          data: { taskId: ids[0], evicted: { limit: 'maxFinishedBytesPerPrincipal', value: 1 << 20 } },
+        });
+        expect((first.error as { message: string }).message).toContain('tasks.maxFinishedBytesPerPrincipal');
+        expect(((await peer.request('tasks/get', { taskId: ids[0] })).result as Message).status).toBe(
+          'completed',
+        );
+        const last = await peer.request('tasks/result', { taskId: ids[11] });
+        expect(((last.result as Message).content as { text: string }[])[0]?.text.startsWith('t11:')).toBe(
+          true,
+        );
+        // What is kept of them weighs at most the cap (plus what is left of those dropped).
+        const listed = ((await peer.request('tasks/list', {})).result as { tasks: unknown[] }).tasks;
+        expect(listed).toHaveLength(12);
+        let kept = 0;
+        for (const taskId of ids) {
+          const answer = await peer.request('tasks/result', { taskId });
+          if (answer.result !== undefined) kept += Buffer.byteLength(JSON.stringify(answer.result));
+        }
+        expect(kept).toBeLessThanOrEqual(1 << 20);
+        expect(kept).toBeGreaterThan(3 * (256 << 10));
+      } finally {
+        await server.close();
+        await store.close?.();
+      }
+    });
+
+    it('past maxFinishedTasksPerPrincipal, a 2026-07-28 tasks/get of a dropped outcome names the option', async () => {
+      const store = await makeStore();
+      const server = outcomeServer(store, { maxFinishedTasksPerPrincipal: 3 });
+      try {
+        const modern = await modernPeerOf(server);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const made = await modern.modern('tools/call', { name: 'sized', arguments: { tag: `m${i}` } });
+          const taskId = (made.result as { taskId: string }).taskId;
+          await modernFinished(modern, taskId);
+          ids.push(taskId);
+        }
+        for (const taskId of ids.slice(0, 2)) {
+          const answer = await modern.modern('tasks/get', { taskId });
+          expect(answer.error).toMatchObject({
+            code: -32602,
+            data: { evicted: { limit: 'maxFinishedTasksPerPrincipal', value: 3 } },
+          });
+          expect((answer.error as { message: string }).message).toMatch(
+            /is completed, but its outcome is no longer kept: .*tasks\.maxFinishedTasksPerPrincipal/,
+          );
+        }
+        for (const taskId of ids.slice(2)) {
+          expect((await modern.modern('tasks/get', { taskId })).result).toMatchObject({
+            status: 'completed',
+          });
+        }
+      } finally {
+        await server.close();
+        await store.close?.();
+      }
+    });
   });
 }

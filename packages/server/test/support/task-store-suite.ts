@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { StoredTask, TaskStore } from '../../src/core/tasks/types.js';
+import type { FinishedLimits, StoredTask, TaskStore } from '../../src/core/tasks/types.js';
 
 export interface TaskStoreSuiteOptions {
   /** A fresh, empty store. */
@@ -41,6 +41,31 @@ const waitFor = async (check: () => boolean, ms = 2000): Promise<void> => {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
+
+/** Finish `task` (as read now) with a text result, keeping its owner within `keep`. */
+async function complete(
+  store: TaskStore,
+  task: StoredTask,
+  text: string,
+  keep: FinishedLimits,
+): Promise<void> {
+  const record = await store.read(task.taskId);
+  const done: StoredTask = {
+    ...task,
+    status: 'completed',
+    updatedAt: task.updatedAt + 1,
+    result: { content: [{ type: 'text', text }] },
+  };
+  expect(await store.write(done, record?.version as number, keep)).toBe(true);
+}
+
+/** `count` working tasks of `owner`, stored, created one millisecond apart. */
+async function made(store: TaskStore, owner: string, count: number): Promise<StoredTask[]> {
+  const now = Date.now();
+  const tasks = Array.from({ length: count }, (_, i) => storedTask(owner, store.nodeId, 60_000, now + i));
+  for (const task of tasks) expect(await store.create(task, 100)).toBe(true);
+  return tasks;
+}
 
 export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): void {
   describe(`${name} (TaskStore behaviour)`, () => {
@@ -108,6 +133,63 @@ export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): v
       expect(seen).toEqual(mine.map((t) => t.taskId).reverse());
       expect(await store.list('s:lister', 'not-a-cursor', 2)).toBeUndefined();
       expect((await store.list('s:nobody', undefined, 2))?.tasks).toEqual([]);
+      await store.close?.();
+    });
+
+    it('keeps at most maxTasks finished outcomes per owner, dropping those of the tasks that finished first', async () => {
+      const store = await make();
+      const keep = { maxTasks: 2, maxBytes: 1 << 20 };
+      const [other] = await made(store, 'p:keep-other', 1);
+      await complete(store, other as StoredTask, 'theirs', keep);
+      const mine = await made(store, 'p:keep-count', 4);
+      for (const [i, task] of mine.entries()) await complete(store, task, `result ${i}`, keep);
+      const read = await Promise.all(mine.map(async (t) => (await store.read(t.taskId))?.task));
+      for (const dropped of read.slice(0, 2)) {
+        expect(dropped).toMatchObject({
+          status: 'completed',
+          evicted: { limit: 'maxFinishedTasksPerPrincipal', value: 2 },
+        });
+        expect(dropped?.result).toBeUndefined();
+      }
+      expect(read.slice(2).map((t) => [t?.result, t?.evicted])).toEqual([
+        [{ content: [{ type: 'text', text: 'result 2' }] }, undefined],
+        [{ content: [{ type: 'text', text: 'result 3' }] }, undefined],
+      ]);
+      expect((await store.read((other as StoredTask).taskId))?.task.result).toBeDefined();
+      await store.close?.();
+    });
+
+    it('keeps at most maxBytes (UTF-8) of finished tasks per owner; one heavier on its own keeps no outcome', async () => {
+      const store = await make();
+      const keep = { maxTasks: 100, maxBytes: 4000 };
+      const size = (task: StoredTask | undefined) => Buffer.byteLength(JSON.stringify(task));
+      const mine = await made(store, 'p:keep-bytes', 4);
+      // 800 characters of two bytes each: about 1,850 bytes a task, two fit and three do not (as
+      // characters, three would).
+      for (const task of mine.slice(0, 3)) await complete(store, task, 'é'.repeat(800), keep);
+      await complete(store, mine[3] as StoredTask, 'x'.repeat(5000), keep);
+      const read = await Promise.all(mine.map(async (t) => (await store.read(t.taskId))?.task));
+      expect(read.map((t) => t?.evicted?.limit)).toEqual([
+        'maxFinishedBytesPerPrincipal',
+        undefined,
+        undefined,
+        'maxFinishedBytesPerPrincipal',
+      ]);
+      expect(read[3]?.result).toBeUndefined();
+      expect(size(read[1]) + size(read[2])).toBeLessThanOrEqual(4000);
+      await store.close?.();
+    });
+
+    it('remembers at most maxTasks tasks whose outcome it dropped, per owner; older ones are forgotten', async () => {
+      const store = await make();
+      const keep = { maxTasks: 2, maxBytes: 1 << 20 };
+      const mine = await made(store, 'p:keep-forget', 8);
+      for (const task of mine) await complete(store, task, 'done', keep);
+      const read = await Promise.all(mine.map(async (t) => (await store.read(t.taskId))?.task));
+      expect(
+        read.map((t) => (t === undefined ? 'forgotten' : t.evicted === undefined ? 'kept' : 'dropped')),
+      ).toEqual(['forgotten', 'forgotten', 'forgotten', 'forgotten', 'dropped', 'dropped', 'kept', 'kept']);
+      expect((await store.list('p:keep-forget', undefined, 50))?.tasks).toHaveLength(4);
       await store.close?.();
     });
 

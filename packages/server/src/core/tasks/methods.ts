@@ -12,7 +12,7 @@ import type { MethodContext, ServerHost } from '../host.js';
 import { checkAnswer } from '../modern/input.js';
 import { isTerminal } from './model.js';
 import { ownerOf } from './scope.js';
-import type { Tasks } from './service.js';
+import { evictedError, type Tasks } from './service.js';
 import type { StoredTask } from './types.js';
 import { legacyStatus, legacyTask, modernTask, TASKS_EXTENSION, withRelatedTask } from './views.js';
 
@@ -47,9 +47,12 @@ export function addTaskMethods(server: ServerHost, tasks: Tasks): void {
     scheduled: false,
     nameParam: 'taskId',
   };
-  addMethodTo(server, { method: 'tasks/get', params: TASK_ID, ...modern }, async ({ taskId }, ctx) =>
-    modernTask(await tasks.find(taskId, owner(ctx)), true),
-  );
+  addMethodTo(server, { method: 'tasks/get', params: TASK_ID, ...modern }, async ({ taskId }, ctx) => {
+    const task = await tasks.find(taskId, owner(ctx));
+    const evicted = evictedError(task);
+    if (evicted !== undefined) throw evicted;
+    return modernTask(task, true);
+  });
   addMethodTo(
     server,
     { method: 'tasks/update', params: UPDATE, ...modern },
@@ -83,6 +86,8 @@ export function addTaskMethods(server: ServerHost, tasks: Tasks): void {
   addMethodTo(server, { method: 'tasks/result', params: TASK_ID, ...legacy }, async ({ taskId }, ctx) => {
     requireLegacyTasks(ctx, 'tasks/result');
     const task = await finished(tasks, taskId, owner(ctx), ctx.signal);
+    const evicted = evictedError(task);
+    if (evicted !== undefined) throw evicted;
     if (task.status === 'completed' && task.result !== undefined)
       return withRelatedTask(task.result, task.taskId);
     if (task.status === 'failed' && task.error !== undefined) {

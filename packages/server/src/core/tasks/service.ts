@@ -10,7 +10,14 @@ import type { Era } from '../handler-types.js';
 import { MemoryTaskStore } from './memory-store.js';
 import { advance, isTerminal, type TaskChange } from './model.js';
 import { ownedByConnection } from './scope.js';
-import type { ResolvedTaskOptions, StoredTask, TaskOptions, TaskRecord, TaskStore } from './types.js';
+import type {
+  FinishedLimits,
+  ResolvedTaskOptions,
+  StoredTask,
+  TaskOptions,
+  TaskRecord,
+  TaskStore,
+} from './types.js';
 
 /** Compare-and-set attempts before a change gives up (only under heavy contention on one task). */
 const MAX_ATTEMPTS = 50;
@@ -34,6 +41,16 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
   return {
     store: o.store,
     maxTasksPerPrincipal: positive('maxTasksPerPrincipal', o.maxTasksPerPrincipal, 16),
+    maxFinishedTasksPerPrincipal: positive(
+      'maxFinishedTasksPerPrincipal',
+      o.maxFinishedTasksPerPrincipal,
+      256,
+    ),
+    maxFinishedBytesPerPrincipal: positive(
+      'maxFinishedBytesPerPrincipal',
+      o.maxFinishedBytesPerPrincipal,
+      32 << 20,
+    ),
     defaultTtlMs,
     maxTtlMs,
     pollIntervalMs: positive('pollIntervalMs', o.pollIntervalMs, 500),
@@ -59,8 +76,27 @@ export function notFound(taskId: unknown): McpError {
   );
 }
 
+/**
+ * The answer for a task whose outcome its store dropped to keep the owner within a cap (`tasks/result`,
+ * 2026-07-28 `tasks/get`): -32602 naming the cap and its option.
+ */
+export function evictedError(task: StoredTask): McpError | undefined {
+  const evicted = task.evicted;
+  if (evicted === undefined) return undefined;
+  const kept =
+    evicted.limit === 'maxFinishedTasksPerPrincipal'
+      ? `the outcomes of ${evicted.value} finished tasks`
+      : `${evicted.value} bytes of finished tasks (one heavier than that on its own is not kept)`;
+  return new McpError(
+    ErrorCode.InvalidParams,
+    `Task ${task.taskId} is ${task.status}, but its outcome is no longer kept: this caller may keep ${kept} (tasks.${evicted.limit}), and the outcomes of those that finished first are dropped. Fetch results sooner, or raise the option`,
+    { taskId: task.taskId, status: task.status, evicted },
+  );
+}
+
 export class Tasks {
   readonly store: TaskStore;
+  readonly #keep: FinishedLimits;
   readonly #ownStore: boolean;
   readonly #watchers = new Map<string, Set<() => void>>();
   readonly #stop: () => void;
@@ -68,6 +104,10 @@ export class Tasks {
   readonly running = new Set<RunningTask>();
 
   constructor(readonly options: ResolvedTaskOptions) {
+    this.#keep = {
+      maxTasks: options.maxFinishedTasksPerPrincipal,
+      maxBytes: options.maxFinishedBytesPerPrincipal,
+    };
     this.#ownStore = options.store === undefined;
     this.store = options.store ?? new MemoryTaskStore();
     this.#stop = this.store.subscribe((taskId) => {
@@ -150,7 +190,7 @@ export class Tasks {
       if (record === undefined) return undefined;
       const next = advance(record.task, change, Date.now());
       if (next === undefined) return record.task;
-      if (await this.store.write(next, record.version)) return next;
+      if (await this.store.write(next, record.version, this.#keep)) return next;
     }
     throw new McpError(
       ErrorCode.InternalError,

@@ -38,6 +38,30 @@ export interface StoredTask {
   readonly result?: Record<string, unknown>;
   /** `failed`: the JSON-RPC error the request ended with. */
   readonly error?: WireError;
+  /**
+   * A finished task whose result or error the store dropped to keep its owner within a cap: which cap,
+   * and its value. The task keeps its status; `tasks/result` (and 2026-07-28 `tasks/get`) answer an
+   * error naming the cap.
+   */
+  readonly evicted?: TaskEviction;
+}
+
+/** Why a store dropped a finished task's outcome: the option whose cap it kept, and that cap. */
+export interface TaskEviction {
+  readonly limit: 'maxFinishedTasksPerPrincipal' | 'maxFinishedBytesPerPrincipal';
+  readonly value: number;
+}
+
+/**
+ * How much of its owner's finished tasks (completed, failed, cancelled) a store keeps: at most `maxTasks`
+ * with their outcome, whose stored JSON weighs at most `maxBytes` (UTF-8) in all. Past either cap the
+ * outcome of the owner's task that finished first is dropped (the task stays, marked `evicted`); a task
+ * heavier than `maxBytes` on its own loses its outcome at once. At most `maxTasks` tasks so dropped are
+ * remembered per owner; older ones are forgotten (then "not found").
+ */
+export interface FinishedLimits {
+  readonly maxTasks: number;
+  readonly maxBytes: number;
 }
 
 /** A task as read, with what a writer needs to replace it safely. */
@@ -75,9 +99,10 @@ export interface TaskStore {
   read(taskId: string): Awaitable<TaskRecord | undefined>;
   /**
    * Replace the task if its version is still `version` (false when another write came first or the
-   * task is gone); a successful write tells every subscriber, in every process sharing the store.
+   * task is gone); a successful write tells every subscriber, in every process sharing the store. A
+   * write that finishes the task keeps its owner within `keep` (the server always passes it).
    */
-  write(task: StoredTask, version: number): Awaitable<boolean>;
+  write(task: StoredTask, version: number, keep?: FinishedLimits): Awaitable<boolean>;
   /**
    * The owner's tasks, newest first: at most `limit` after `cursor`; undefined when `cursor` is not a
    * value this store handed out.
@@ -94,6 +119,17 @@ export interface TaskOptions {
   store?: TaskStore;
   /** Tasks one principal (or session, or connection) may have running at once. Default 16. */
   maxTasksPerPrincipal?: number;
+  /**
+   * Finished tasks (completed, failed, cancelled) one owner may have kept with their outcome at once;
+   * past it, the outcome of the one that finished first is dropped (see `FinishedLimits`). Default 256.
+   */
+  maxFinishedTasksPerPrincipal?: number;
+  /**
+   * Bytes (the stored JSON, UTF-8) of one owner's finished tasks kept at once; past it, the outcomes of
+   * those that finished first are dropped, and a result heavier than this on its own is not kept.
+   * Default 33,554,432 (32 MiB).
+   */
+  maxFinishedBytesPerPrincipal?: number;
   /** How long a task (and its result) is kept when the client asks for no TTL. Default 3,600,000 (1 h). */
   defaultTtlMs?: number;
   /** The longest TTL granted; a 2025 client asking for more gets this. Default 86,400,000 (24 h). */
@@ -111,6 +147,8 @@ export interface TaskOptions {
 export interface ResolvedTaskOptions {
   readonly store: TaskStore | undefined;
   readonly maxTasksPerPrincipal: number;
+  readonly maxFinishedTasksPerPrincipal: number;
+  readonly maxFinishedBytesPerPrincipal: number;
   readonly defaultTtlMs: number;
   readonly maxTtlMs: number;
   readonly pollIntervalMs: number;
