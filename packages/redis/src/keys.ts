@@ -77,6 +77,26 @@ export class Keys {
     return this.#build('tasks-active:', owner);
   }
 
+  /** The sorted set of all an owner's tasks, by expiry time, for dropping the expired from its other sets. */
+  expiringTasksOf(owner: string): string {
+    return this.#build('tasks-exp:', owner);
+  }
+
+  /** The sorted set of an owner's finished tasks that keep their outcome, in the order they finished. */
+  finishedTasksOf(owner: string): string {
+    return this.#build('tasks-done:', owner);
+  }
+
+  /** The hash of the sizes of an owner's finished tasks (by id; `=` their total, `#` a sequence). */
+  finishedSizesOf(owner: string): string {
+    return this.#build('tasks-size:', owner);
+  }
+
+  /** The sorted set of an owner's finished tasks whose outcome was dropped, in the order it was. */
+  droppedTasksOf(owner: string): string {
+    return this.#build('tasks-dropped:', owner);
+  }
+
   /** What a node key starts with (for scripts that build it from an id they read). */
   get nodePrefix(): string {
     return `${this.prefix}node:`;

@@ -2,19 +2,21 @@
  * The server's TaskStore on Redis, so a task made through one process can be read, answered,
  * cancelled and finished through any other. One hash per task (its JSON, a version for
  * compare-and-set, the node running it) that Redis expires at the task's TTL; per owner (a digest of
- * the owner key) a sorted set of its tasks for listing and one of its unfinished tasks for the limit;
- * one pub/sub channel naming every task that changed. Each step is one atomic script. Whether the
+ * the owner key) a sorted set of its tasks for listing and one of its unfinished tasks for the limit
+ * (the sets that keep its finished tasks within the server's caps, and trim the expired, are in
+ * task-caps.ts); one pub/sub channel naming every task that changed. Each step is one atomic script. Whether the
  * process running a task is alive comes from the processes' liveness keys (node-liveness.ts, the rule
  * every part of this package uses): a task whose process is gone reads as such, and the server then
  * marks it failed.
  */
 
 import { createHash } from 'node:crypto';
-import type { StoredTask, TaskPage, TaskRecord, TaskStore } from '@entropic-mcp/server';
+import type { FinishedLimits, StoredTask, TaskPage, TaskRecord, TaskStore } from '@entropic-mcp/server';
 import type { Redis } from 'ioredis';
 import { ChannelListeners } from './channel-listeners.js';
 import { isSafeId, Keys } from './keys.js';
 import { NodeLiveness } from './node-liveness.js';
+import { defineFinish, finish, ownerSets, TRIM_LUA } from './task-caps.js';
 
 export interface RedisTaskStoreOptions {
   readonly keyPrefix?: string;
@@ -30,11 +32,13 @@ export interface RedisTaskStoreOptions {
 }
 
 /**
- * KEYS: task, active set, owner's set. ARGV: json, now, expires at, limit, task id, node, node key
- * prefix, task key prefix, created at. Drops the owner's expired and orphaned entries first.
+ * KEYS: task, active set, owner's set, then the owner's other sets (task-caps.ts). ARGV: json, now,
+ * expires at, limit, task id, node, node key prefix, task key prefix, created at. Drops the owner's
+ * expired and orphaned entries first.
  */
-const CREATE_LUA = `
+const CREATE_LUA = `${TRIM_LUA}
 local active = KEYS[2]
+trim({active = active, owned = KEYS[3], exp = KEYS[4], done = KEYS[5], sizes = KEYS[6], dropped = KEYS[7]}, ARGV[2])
 redis.call('ZREMRANGEBYSCORE', active, '-inf', ARGV[2])
 local count = 0
 for _, id in ipairs(redis.call('ZRANGE', active, 0, -1)) do
@@ -50,7 +54,8 @@ redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', 1, 'n', ARGV[6])
 redis.call('PEXPIREAT', KEYS[1], ARGV[3])
 redis.call('ZADD', active, ARGV[3], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[9], ARGV[5])
-for _, key in ipairs({active, KEYS[3]}) do
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[5])
+for _, key in ipairs({active, KEYS[3], KEYS[4]}) do
   if redis.call('PEXPIRETIME', key) < tonumber(ARGV[3]) then redis.call('PEXPIREAT', key, ARGV[3]) end
 end
 return 1`;
@@ -71,7 +76,7 @@ redis.call('PUBLISH', ARGV[5], ARGV[4])
 return 1`;
 
 interface ScriptedRedis extends Redis {
-  emcpTaskCreate(task: string, active: string, owned: string, ...argv: string[]): Promise<number>;
+  emcpTaskCreate(task: string, active: string, ...ownerSetsThenArgv: string[]): Promise<number>;
   emcpTaskRead(task: string, nodePrefix: string): Promise<[string, string, number] | null>;
   emcpTaskWrite(task: string, active: string, ...argv: string[]): Promise<number>;
 }
@@ -79,10 +84,11 @@ interface ScriptedRedis extends Redis {
 function withScripts(redis: Redis): ScriptedRedis {
   const scripted = redis as ScriptedRedis;
   if (typeof scripted.emcpTaskCreate !== 'function') {
-    redis.defineCommand('emcpTaskCreate', { numberOfKeys: 3, lua: CREATE_LUA });
+    redis.defineCommand('emcpTaskCreate', { numberOfKeys: 7, lua: CREATE_LUA });
     redis.defineCommand('emcpTaskRead', { numberOfKeys: 1, lua: READ_LUA });
     redis.defineCommand('emcpTaskWrite', { numberOfKeys: 2, lua: WRITE_LUA });
   }
+  defineFinish(redis);
   return scripted;
 }
 
@@ -136,7 +142,7 @@ export class RedisTaskStore implements TaskStore {
     const created = await this.#redis.emcpTaskCreate(
       this.#keys.task(task.taskId),
       this.#keys.activeTasksOf(owner),
-      this.#keys.tasksOf(owner),
+      ...ownerSets(this.#keys, owner),
       JSON.stringify(task),
       String(Date.now()),
       String(task.createdAt + task.ttlMs),
@@ -159,8 +165,10 @@ export class RedisTaskStore implements TaskStore {
     return { task, version: Number(version), runnerAlive: alive === 1 || !(await this.#gone(task.node)) };
   }
 
-  async write(task: StoredTask, version: number): Promise<boolean> {
+  async write(task: StoredTask, version: number, keep?: FinishedLimits): Promise<boolean> {
     if (!isSafeId(task.taskId)) return false;
+    if (keep !== undefined && FINISHED.has(task.status))
+      return finish(this.#redis, this.#keys, ownerDigest(task.owner), task, version, keep);
     const written = await this.#redis.emcpTaskWrite(
       this.#keys.task(task.taskId),
       this.#keys.activeTasksOf(ownerDigest(task.owner)),

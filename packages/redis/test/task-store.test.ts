@@ -6,9 +6,16 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServer } from '../../server/src/index.js';
+import { initializedPeer } from '../../server/test/support/in-memory.js';
 import { modernPeer } from '../../server/test/support/modern.js';
-import { taskServerSuite } from '../../server/test/support/task-server-suite.js';
+import {
+  legacyFinished,
+  legacyTask,
+  outcomeServer,
+  taskServerSuite,
+} from '../../server/test/support/task-server-suite.js';
 import { storedTask, taskStoreSuite } from '../../server/test/support/task-store-suite.js';
+import { waitUntil } from '../../server/test/support/wait.js';
 import { connectRedis, RedisTaskStore } from '../src/index.js';
 import { type RedisProcess, startRedis } from './support/redis-server.js';
 
@@ -59,6 +66,44 @@ describe('RedisTaskStore on Redis', () => {
     expect(await b.create(storedTask('p:x', 'b'), 1)).toBe(true);
     await b.close();
   });
+
+  it("trims an owner's sets of expired tasks as it creates new ones, so one that never lists does not grow them", async () => {
+    const taskStore = await store({ keyPrefix: 'trim:' });
+    // A long task keeps the owner active (its sets live as long as its latest task).
+    await taskStore.create(storedTask('p:never-lists', taskStore.nodeId, 60_000), 1000);
+    const short = Array.from({ length: 150 }, () => storedTask('p:never-lists', taskStore.nodeId, 1500));
+    expect(await Promise.all(short.map((task) => taskStore.create(task, 1000)))).toEqual(
+      short.map(() => true),
+    );
+    const [owned] = await redis.keys('trim:tasks-of:*');
+    const [expiring] = await redis.keys('trim:tasks-exp:*');
+    expect(await redis.zcard(owned as string)).toBe(151);
+    await waitUntil(
+      async () => (await redis.exists(`trim:task:${short.at(-1)?.taskId}`)) === 0,
+      'the short tasks to expire',
+    );
+    // Each creation drops a bounded batch (64) of the expired: three creations drop all 150.
+    for (let i = 0; i < 3; i++) await taskStore.create(storedTask('p:never-lists', taskStore.nodeId), 1000);
+    expect(await redis.zcard(owned as string)).toBe(4);
+    expect(await redis.zcard(expiring as string)).toBe(4);
+    await taskStore.close();
+  });
+
+  it('holds Redis memory to the finished-bytes cap: 30 results of 1 MiB with a 4 MiB cap', async () => {
+    const taskStore = await store({ keyPrefix: 'weight:' });
+    const server = outcomeServer(taskStore, { maxFinishedBytesPerPrincipal: 4 << 20 });
+    const used = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1]);
+    const before = await used();
+    const { peer } = await initializedPeer(server, {}, '2025-11-25');
+    for (let i = 0; i < 30; i++) {
+      await legacyFinished(peer, await legacyTask(peer, 'sized', { bytes: 1 << 20, tag: `w${i}` }));
+    }
+    const grown = (await used()) - before;
+    // Uncapped, the same run grows Redis by more than 30 MiB.
+    expect(grown).toBeLessThan(10 << 20);
+    await server.close();
+    await taskStore.close();
+  }, 60_000);
 
   it('never reads another prefix, and treats ids that could name other keys as unknown', async () => {
     const mine = await store({ keyPrefix: 'mine:' });
