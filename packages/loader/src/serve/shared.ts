@@ -36,6 +36,12 @@ function taskOptions(plan: ServePlan): TaskOptions {
   const t = plan.tasks;
   return {
     ...(t.maxPerPrincipal === undefined ? {} : { maxTasksPerPrincipal: t.maxPerPrincipal }),
+    ...(t.maxFinishedPerPrincipal === undefined
+      ? {}
+      : { maxFinishedTasksPerPrincipal: t.maxFinishedPerPrincipal }),
+    ...(t.maxFinishedBytesPerPrincipal === undefined
+      ? {}
+      : { maxFinishedBytesPerPrincipal: t.maxFinishedBytesPerPrincipal }),
     ...(t.defaultTtlMs === undefined ? {} : { defaultTtlMs: t.defaultTtlMs }),
     ...(t.maxTtlMs === undefined ? {} : { maxTtlMs: t.maxTtlMs }),
     ...(t.pollIntervalMs === undefined ? {} : { pollIntervalMs: t.pollIntervalMs }),

@@ -252,7 +252,8 @@ describe('task keys', () => {
       '    - ./tools.mjs',
       '    - path: /opt/more.mjs',
       '      task_support: { crawl: optional }',
-      '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250 }',
+      '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250,',
+      '    max_finished_per_principal: 50, max_finished_bytes_per_principal: 1048576 }',
       '  node_timeout_ms: 5000',
     ].join('\n');
     const config = parseServeConfig(text, FILE);
@@ -266,6 +267,8 @@ describe('task keys', () => {
     ]);
     expect(config.tasks).toEqual({
       maxPerPrincipal: 4,
+      maxFinishedPerPrincipal: 50,
+      maxFinishedBytesPerPrincipal: 1_048_576,
       defaultTtlMs: 60_000,
       maxTtlMs: 600_000,
       pollIntervalMs: 250,

@@ -15,6 +15,8 @@ export interface ToolsModuleEntry {
 /** `mcp.tasks`: limits of the tasks every serve process of a deployment should agree on. */
 export interface TaskLimits {
   readonly maxPerPrincipal?: number;
+  readonly maxFinishedPerPrincipal?: number;
+  readonly maxFinishedBytesPerPrincipal?: number;
   readonly defaultTtlMs?: number;
   readonly maxTtlMs?: number;
   readonly pollIntervalMs?: number;
@@ -23,6 +25,8 @@ export interface TaskLimits {
 const SUPPORT: readonly string[] = ['forbidden', 'optional', 'required'];
 const LIMIT_KEYS: Record<string, keyof TaskLimits> = {
   max_per_principal: 'maxPerPrincipal',
+  max_finished_per_principal: 'maxFinishedPerPrincipal',
+  max_finished_bytes_per_principal: 'maxFinishedBytesPerPrincipal',
   default_ttl_ms: 'defaultTtlMs',
   max_ttl_ms: 'maxTtlMs',
   poll_interval_ms: 'pollIntervalMs',
