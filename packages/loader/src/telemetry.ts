@@ -94,11 +94,16 @@ export function onPluginEvent(fn: (event: PluginEvent) => void): () => void {
   };
 }
 
-/** What a call's telemetry names: the plugin (its name, once loaded) and how it is hosted. */
+/** What a call's telemetry names: the plugin (its name, once loaded), how it is hosted, and its tools. */
 export interface CallSubject {
   readonly name: string;
   readonly isolation: Isolation;
+  /** A tool named by a call counts under its own name only when the plugin lists it. */
+  readonly tools: readonly { readonly name: string }[];
 }
+
+/** The OpenTelemetry conventions' value for a name the instrumentation does not know. */
+const OTHER = '_OTHER';
 
 /**
  * `reply`, or a reply that first ends the call's span and records its duration: the one place both hosting
@@ -111,7 +116,9 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   }
   const metrics = instruments();
   const isolated = subject.isolation === 'process';
-  const span = tracer.startSpan(`plugin.execute ${subject.name}.${tool}`, {
+  // A name the plugin does not list would add a series (and a span name) per name a caller makes up.
+  const label = subject.tools.some((t) => t.name === tool) ? tool : OTHER;
+  const span = tracer.startSpan(`plugin.execute ${subject.name}.${label}`, {
     kind: isolated ? SpanKind.CLIENT : SpanKind.INTERNAL,
   });
   const recording = span.isRecording();
@@ -121,7 +128,7 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   const site = recording ? span.spanContext() : trace.getSpanContext(context.active());
   const attributes: Attributes = {
     [PluginAttr.name]: subject.name,
-    [PluginAttr.tool]: tool,
+    [PluginAttr.tool]: label,
     [PluginAttr.isolation]: subject.isolation,
   };
   if (recording) span.setAttributes(attributes);

@@ -17,6 +17,8 @@ export const Attr = {
   errorType: 'error.type',
   networkTransport: 'network.transport',
   networkProtocol: 'network.protocol.name',
+  /** The method a client named, on a span whose `mcp.method.name` is `_OTHER` (the RPC conventions' key). */
+  methodOriginal: 'rpc.method_original',
   /** Ours: the task a span is the lifetime of, and how it ended (completed, failed, cancelled). */
   taskId: 'entropic.task.id',
   taskStatus: 'entropic.task.status',

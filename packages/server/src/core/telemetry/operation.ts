@@ -5,6 +5,7 @@
  */
 
 import { type Attributes, type Context, context, type Span, SpanStatusCode } from '@opentelemetry/api';
+import { boundedErrorCode } from './bounded.js';
 import type { Instruments } from './instruments.js';
 import { Attr, TOOL_ERROR } from './names.js';
 
@@ -44,7 +45,7 @@ export class Operation {
     let errorType: string | undefined;
     let statusCode: string | undefined;
     if (error !== undefined) {
-      statusCode = String(error.code);
+      statusCode = boundedErrorCode(error.code);
       errorType = statusCode;
     } else if (this.method === 'tools/call' && isToolError(message?.result)) {
       errorType = TOOL_ERROR;

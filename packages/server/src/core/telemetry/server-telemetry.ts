@@ -17,6 +17,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { MessageContext } from '../../transport/types.js';
+import { boundedErrorCode, boundedMethod, type KnownMethods, MAX_ORIGINAL_METHOD, OTHER } from './bounded.js';
 import { parentContext, withTraceContext } from './carrier.js';
 import { apiInUse, countRejected, instruments, SCOPE } from './instruments.js';
 import { Attr, type RejectReason, TOOL_ERROR } from './names.js';
@@ -29,8 +30,11 @@ export interface ObservedConnection {
   readonly network: string | undefined;
 }
 
-/** What the telemetry reads of the server: which names are registered (only those name spans and series). */
-export interface ObservedRegistry {
+/**
+ * What the telemetry reads of the server: which names are registered and which methods it serves (only those
+ * name spans and series; any other method is `_OTHER`).
+ */
+export interface ObservedRegistry extends KnownMethods {
   readonly tools: { get(name: string): unknown };
   readonly prompts: { get(name: string): unknown };
 }
@@ -94,12 +98,16 @@ export class ServerTelemetry implements OperationSink {
     if (!apiInUse()) return undefined;
     const metrics = instruments();
     const parent = parentContext(params, context?.headers);
-    const target = this.target(method, params);
-    const span = this.tracer.startSpan(target === undefined ? method : `${method} ${target}`, SERVER, parent);
+    const name = boundedMethod(method, this.registry);
+    const target = this.target(name, params);
+    const span = this.tracer.startSpan(target === undefined ? name : `${name} ${target}`, SERVER, parent);
     const recording = span.isRecording();
     if (!recording && !metrics.on && !isSpanContextValid(span.spanContext())) return undefined;
-    const attributes = this.attributesOf(method, target, context, conn);
-    if (recording) describeSpan(span, attributes, id, params, conn, parent);
+    const attributes = this.attributesOf(name, target, context, conn);
+    if (recording) {
+      describeSpan(span, attributes, id, params, conn, parent);
+      if (name === OTHER) span.setAttribute(Attr.methodOriginal, method.slice(0, MAX_ORIGINAL_METHOD));
+    }
     return new Operation(
       method,
       trace.setSpan(parent, span),
@@ -194,7 +202,9 @@ export class ServerTelemetry implements OperationSink {
       () => span.end(),
       (error: unknown) => {
         const code = (error as { code?: unknown } | null)?.code;
-        const type = typeof code === 'number' || typeof code === 'string' ? String(code) : '_OTHER';
+        // A number is the client's answer (any value it chose); a string is one of this library's own codes.
+        const type =
+          typeof code === 'number' ? boundedErrorCode(code) : typeof code === 'string' ? code : OTHER;
         span.setAttribute(Attr.errorType, type);
         if (typeof code === 'number') span.setAttribute(Attr.statusCode, type);
         span.setStatus({
@@ -222,7 +232,7 @@ export class ServerTelemetry implements OperationSink {
         const error = message.error as { code?: unknown; message?: unknown } | undefined;
         status = error === undefined ? 'completed' : 'failed';
         if (error !== undefined) {
-          span.setAttribute(Attr.errorType, String(error.code));
+          span.setAttribute(Attr.errorType, boundedErrorCode(error.code));
           span.setStatus({ code: SpanStatusCode.ERROR, message: String(error.message) });
         } else if (
           method === 'tools/call' &&
