@@ -43,7 +43,8 @@ export type {
   ToolHandler,
 } from './core/handler-types.js';
 export { Later, type LaterListener } from './core/later.js';
-export { REDACTED, redact } from './core/logging.js';
+export { redact } from './core/logging.js';
+export { type MaskedStream, maskSecrets, REDACTED, SecretMasker } from './core/mask.js';
 export type { CapabilityOptions, ServerOptions } from './core/options.js';
 export {
   type ClientContext,

@@ -5,7 +5,7 @@ import { redact } from './logging.js';
 import { McpServer } from './server.js';
 
 describe('redact', () => {
-  it('masks credential-like keys at any depth and inline bearer credentials', () => {
+  it('masks credential-like keys at any depth and inline credentials (an Authorization value to the end of its line)', () => {
     expect(
       redact({
         user: 'ada',
@@ -29,7 +29,7 @@ describe('redact', () => {
       Authorization: '[REDACTED]',
       clientSecret: '[REDACTED]',
       credentials: '[REDACTED]',
-      note: 'sent Authorization: Bearer [REDACTED] to the API',
+      note: 'sent Authorization: [REDACTED]',
       empty: null,
     });
   });

@@ -1,5 +1,6 @@
 /** Log levels (RFC 5424 order) and the scrubbing of credential-like data before it is sent. */
 
+import { maskSecrets, REDACTED } from './mask.js';
 import type { LogLevel } from './types.js';
 
 const LEVELS: Readonly<Record<LogLevel, number>> = {
@@ -23,12 +24,10 @@ export function levelRank(level: LogLevel): number {
 
 const SECRET_KEY =
   /pass(?:word|wd|phrase)?|token|secret|api[-_ ]?key|authori[sz]ation|bearer|credential|cookie/i;
-const BEARER_VALUE = /\b(bearer|basic)\s+[^\s"']+/gi;
-export const REDACTED = '[REDACTED]';
 
-/** A copy of `data` with credential-like keys masked and inline bearer credentials cut out. */
+/** A copy of `data` with credential-like keys masked and every string masked (`maskSecrets`). */
 export function redact(data: unknown, depth = 0): unknown {
-  if (typeof data === 'string') return data.replace(BEARER_VALUE, `$1 ${REDACTED}`);
+  if (typeof data === 'string') return maskSecrets(data);
   if (typeof data !== 'object' || data === null) return data;
   if (depth > 32) return REDACTED;
   if (Array.isArray(data)) return data.map((item) => redact(item, depth + 1));
