@@ -3,6 +3,7 @@
  * native code or child process is involved.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { SecretMasker } from '@entropic-mcp/server';
 import type { CallLimits } from './guard.js';
 import type { CallOptions, Isolation, LoadOptions } from './types.js';
 
@@ -22,6 +23,8 @@ export interface ResolvedLoadOptions {
   readonly memoryLimitMb: number | undefined;
   readonly hostPath: string | undefined;
   readonly onStderr: ((text: string) => void) | undefined;
+  /** Masks credentials in a host's stderr (isolated mode). */
+  readonly masker: Pick<SecretMasker, 'stream'>;
   /** Instances to run, 1 or more. */
   readonly instances: number;
   /** How long a cancelled call of a plugin with the plugin context gets to return before its host is killed. */
@@ -121,13 +124,18 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
       `options.isolation must be one of ${ISOLATIONS.join(', ')}, got ${String(isolation)}`,
     );
   }
-  const { memoryLimitMb, hostPath, onStderr } = o;
+  const { memoryLimitMb, hostPath, onStderr, masker } = o;
   if (memoryLimitMb !== undefined && (!Number.isInteger(memoryLimitMb) || memoryLimitMb <= 0)) {
     throw new TypeError(`options.memoryLimitMb must be a positive integer, got ${String(memoryLimitMb)}`);
   }
   if (hostPath !== undefined) checkPluginPath(hostPath);
   if (onStderr !== undefined && typeof onStderr !== 'function') {
     throw new TypeError('options.onStderr must be a function');
+  }
+  if (masker !== undefined && typeof (masker as { stream?: unknown } | null)?.stream !== 'function') {
+    throw new TypeError(
+      'options.masker must have a stream() method (a SecretMasker of @entropic-mcp/server)',
+    );
   }
   const logLimit = o.logLimit ?? DEFAULT_LOG_LIMIT;
   if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
@@ -148,6 +156,7 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
     memoryLimitMb,
     hostPath,
     onStderr,
+    masker: masker ?? new SecretMasker(),
     logLimit,
     cancelGraceMs:
       o.cancelGraceMs === undefined

@@ -3,6 +3,7 @@
  * (`isolation: 'process'`, the default, or `isolation: 'none'` for the in-process addon).
  */
 
+import type { SecretMasker } from '@entropic-mcp/server';
 import type { LogLevelName } from './abi.js';
 import type { CancelHook } from './guard.js';
 
@@ -26,6 +27,13 @@ export interface LoadOptions {
    * too). Default: copied to this process's stderr.
    */
   readonly onStderr?: (text: string) => void;
+  /**
+   * Isolated mode only: masks credentials in what the host and the plugin write to stderr, before `onStderr` (or
+   * this process's stderr) gets it and before a crash message quotes its tail (`SecretMasker` of
+   * `@entropic-mcp/server`; register the tokens and keys you hold with its `add`, at any time). Default: a masker
+   * of the known shapes of credentials alone (JWTs, `Bearer`, `Authorization:` lines, `password=`…).
+   */
+  readonly masker?: Pick<SecretMasker, 'stream'>;
   /**
    * How many instances of the plugin to run (default 1), each loaded on its own: its own host process, or its
    * own thread in-process. Calls go to the least busy one. Instances share no state, so a plugin that keeps

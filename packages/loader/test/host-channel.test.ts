@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { SecretMasker } from '@entropic-mcp/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hostCandidates } from '../src/isolated/find-host.js';
 import { type HostExit, HostProcess } from '../src/isolated/host-process.js';
@@ -23,7 +24,14 @@ function builtHost(): string {
 }
 
 function start(hostPath: string, pluginPath: string): HostProcess {
-  const host = new HostProcess({ hostPath, pluginPath, memoryLimitMb: undefined, onStderr: () => {} });
+  const masker = new SecretMasker();
+  const host = new HostProcess({
+    hostPath,
+    pluginPath,
+    memoryLimitMb: undefined,
+    onStderr: () => {},
+    masker,
+  });
   hosts.push(host);
   return host;
 }

@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './support/fixtures.js';
-import { CLI, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './support/serve-helpers.js';
+import { CLI, childPids, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './support/serve-helpers.js';
 
 const SERVE_ARGS = ['serve', '--stdio', '--isolation', 'none', '--plugin', fixture('noisy')];
 /** Long enough for a loaded machine; a plugin blocked reading the protocol pipe never answers at all. */
@@ -95,17 +95,19 @@ interface Exchange {
 
 /**
  * The server's descriptors on the protocol: those naming the output file, and the one socket other than
- * stderr's (Node gives a child its stdio pipes as socket pairs, and the server opens no other socket).
+ * stderr's (Node gives a child its stdio pipes as socket pairs, and the server opens no other socket). With the
+ * relay of the plugins' stderr running, fd 2 is its pipe and the server keeps the real stderr in a copy: the
+ * socket the relay writes to (its own fd 1).
  */
 function protocolCopies(pid: number, outputFile: string): ProtocolCopy[] {
-  const link = (fd: string) => readlinkSync(`/proc/${pid}/fd/${fd}`);
-  const stderrLink = link('2');
+  const link = (fd: string, of = pid) => readlinkSync(`/proc/${of}/fd/${fd}`);
+  const stderrLinks = [link('2'), ...childPids(pid).map((relay) => link('1', relay))];
   return readdirSync(`/proc/${pid}/fd`).flatMap((name) => {
     const target = link(name);
     const of =
       target === outputFile
         ? 'output'
-        : target.startsWith('socket:') && target !== stderrLink
+        : target.startsWith('socket:') && !stderrLinks.includes(target)
           ? 'input'
           : null;
     if (of === null) return [];

@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import type { MaskedStream, SecretMasker } from '@entropic-mcp/server';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
@@ -32,6 +33,8 @@ export interface HostSpawnOptions {
   readonly pluginPath: string;
   readonly memoryLimitMb: number | undefined;
   readonly onStderr: ((text: string) => void) | undefined;
+  /** What the host writes to stderr goes through a stream of this masker first (the tail and `onStderr` alike). */
+  readonly masker: Pick<SecretMasker, 'stream'>;
 }
 
 const STDERR_TAIL = 4096;
@@ -47,6 +50,7 @@ export class HostProcess {
   #endsLeft: number;
   #exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #stderr = '';
+  readonly #masked: MaskedStream;
   #killed = false;
   #exited = false;
   #spawnError: Error | undefined;
@@ -68,6 +72,7 @@ export class HostProcess {
     this.#output = host.output;
     this.#cancel = host.cancel;
     this.#stderrStream = host.stderr;
+    this.#masked = options.masker.stream();
     this.#endsLeft = host.ownOutput ? 2 : 1;
     this.#readyWait = new ReadyWait(options.pluginPath);
     this.ready = this.#readyWait.promise;
@@ -75,7 +80,8 @@ export class HostProcess {
     this.#reader = reader;
     this.#output.on('data', (chunk: Buffer) => reader.push(chunk));
     this.#stderrStream.setEncoding('utf8');
-    this.#stderrStream.on('data', (text: string) => this.#onStderr(text));
+    this.#stderrStream.on('data', (text: string) => this.#onStderr(this.#masked.write(text)));
+    this.#stderrStream.on('end', () => this.#onStderr(this.#masked.end()));
     this.#input.on('error', () => {}); // EPIPE when the host died; reported through 'close'
     this.#cancel.on('error', () => {}); // the same
     this.#child.on('error', (error) => {
@@ -150,7 +156,9 @@ export class HostProcess {
     if (chunk !== undefined) this.#reader.push(chunk);
   }
 
+  /** `text` is masked already (whole lines, but for the last words of a stream or a line too long to hold). */
   #onStderr(text: string): void {
+    if (text === '') return;
     this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
     if (this.#options.onStderr !== undefined) this.#options.onStderr(text);
     else process.stderr.write(text);
@@ -169,6 +177,7 @@ export class HostProcess {
 
   #close(exitCode: number | null, signal: NodeJS.Signals | null): void {
     this.#exited = true;
+    this.#onStderr(this.#masked.end()); // what is held, if the stream has not ended yet
     // Node destroys a child's own stdio streams when it exits; our request pipe would stay open (one fd per host).
     this.#input.destroy();
     this.#cancel.destroy();

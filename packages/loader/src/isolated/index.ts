@@ -23,6 +23,7 @@ class IsolatedPlugin extends HostedPlugin {
       pluginPath: path,
       memoryLimitMb: options.memoryLimitMb,
       onStderr: options.onStderr,
+      masker: options.masker,
     };
     this.#session = new HostSession(
       spawn,

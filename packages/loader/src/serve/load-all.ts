@@ -31,18 +31,23 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
   };
 }
 
-/** Never rejects: each entry ends up in `loaded` or `failed`, in the order given. */
-/** `onStderr` receives what an isolated plugin host writes to its stderr, with the plugin's path. */
+/**
+ * Never rejects: each entry ends up in `loaded` or `failed`, in the order given. `onStderr` receives what an
+ * isolated plugin host writes to its stderr, with the plugin's path, masked by `masker` (serve's, which knows the
+ * secrets serve was given) as is the tail a crash message quotes.
+ */
 export async function loadAll(
   entries: readonly PluginEntry[],
   workingDir: string,
   onStderr?: (path: string, text: string) => void,
+  masker?: LoadOptions['masker'],
 ): Promise<LoadOutcome> {
   const settled = await Promise.allSettled(
     entries.map((e) =>
       loadPlugin(e.path, {
         ...loadOptionsOf(e, workingDir),
         ...(onStderr === undefined ? {} : { onStderr: (text: string) => onStderr(e.path, text) }),
+        ...(masker === undefined ? {} : { masker }),
       }),
     ),
   );

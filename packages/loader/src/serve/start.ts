@@ -131,11 +131,26 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     throw new UsageError(`the working directory ${plan.root} (--root or mcp.working_dir) is not a directory`);
   }
 
+  // Before any plugin runs (or the relay of their stderr starts), serve knows every secret it was given: what a
+  // plugin prints is masked from its first line.
+  let auth: ServeAuth | undefined;
+  try {
+    auth =
+      plan.transport.kind === 'http' && args.auth !== undefined
+        ? await loadServeAuth(args.auth, (error) => secrets.log('warn', `auth: ${error.message}`))
+        : undefined;
+  } catch (error) {
+    throw error instanceof UsageError
+      ? error
+      : new ServeStartError((error as Error).message, { cause: error });
+  }
+  for (const token of auth?.secrets ?? []) secrets.secret(token);
+
   // In-process plugins share fds 0 and 1: fd 1 is pointed at fd 2, so what they print goes where an isolated
-  // host's does (over stdio the protocol moves to private descriptors first). With JSON logs, what they write to
-  // fd 2 goes through a relay that makes it JSON lines (set up before fd 1 is pointed at fd 2).
+  // host's does (over stdio the protocol moves to private descriptors first). What they write to fd 2 goes through
+  // a relay that masks it and makes it serve's log lines, JSON or tagged text (set up before fd 1 is pointed at fd 2).
   const inProcess = plan.plugins.find((p) => p.isolation === 'none');
-  if (log?.format === 'json' && inProcess !== undefined) {
+  if (log !== undefined && inProcess !== undefined) {
     const paths = plan.plugins.filter((p) => p.isolation === 'none').map((p) => p.path);
     await (await import('./observe/plugin-stderr.js')).relayPluginStderr(log, paths);
   }
@@ -151,7 +166,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   } catch (error) {
     throw new ServeStartError((error as Error).message, { cause: error });
   }
-  const { loaded, failed } = await loadAll(plan.plugins, plan.root, log?.pluginOutput);
+  const { loaded, failed } = await loadAll(plan.plugins, plan.root, log?.pluginOutput, secrets.masker);
   const failures = failed.map(describeLoadFailure);
   const plugins = loaded.map((l) => l.plugin);
   if (failures.length > 0 && !plan.keepGoing) {
@@ -174,7 +189,6 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   );
   let stopTransport: () => Promise<void> | void = () => {};
   let url: string | undefined;
-  let auth: ServeAuth | undefined;
   let markEnded: () => void = () => {};
   let modules: LoadedToolsModule[] = [];
   const ended = new Promise<void>((resolve) => {
@@ -204,11 +218,6 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     }
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root }, plan.toolsModuleTasks);
     if (plan.transport.kind === 'http') {
-      auth =
-        args.auth === undefined
-          ? undefined
-          : await loadServeAuth(args.auth, (error) => secrets.log('warn', `auth: ${error.message}`));
-      for (const token of auth?.secrets ?? []) secrets.secret(token);
       const http = await serveHttp(server, {
         host: plan.transport.host,
         port: plan.transport.port,

@@ -61,4 +61,40 @@ describe('createServeLog', () => {
     log.report('auth: bearer tokens required: 1 token(s) from /etc/tokens\n');
     expect(lines).toEqual(['auth: bearer tokens required: 1 token(s) from /etc/tokens\n']);
   });
+
+  it('masks before encoding: a credential after a line break or a letter in a JSON line', () => {
+    const { log, lines } = capture('json');
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLWJ5dGVz';
+    log.log('warn', `its stderr ended with: x\nBearer 0123456789abcdef0123\nfoo${jwt}\npassword: pw-secret`);
+    const all = lines.join('');
+    for (const value of ['0123456789abcdef0123', 'eyJzdWIiOiJhbGljZSJ9', 'pw-secret'])
+      expect(all).not.toContain(value);
+    expect(JSON.parse(lines[0] as string).msg).toBe(
+      'its stderr ended with: x\nBearer [REDACTED]\nfoo[REDACTED]\npassword: [REDACTED]',
+    );
+  });
+
+  it('in text, tags each plugin line and escapes its controls, and indents the lines of a message', () => {
+    const { log, lines } = capture('text');
+    log.pluginOutput(
+      '/p/libfx.so',
+      'plain\n\u001b[31mred\u001b[0m\rentropic-mcp serve: forged\n\u202eevil\\x\n',
+    );
+    log.log(
+      'warn',
+      'plugin "fx" crashed; its stderr ended with: a\nentropic-mcp serve: listening on http://evil',
+    );
+    expect(lines.join('')).toBe(
+      '[plugin libfx.so] plain\n' +
+        '[plugin libfx.so] \\x1b[31mred\\x1b[0m\\rentropic-mcp serve: forged\n' +
+        '[plugin libfx.so] \\u202eevil\\\\x\n' +
+        'entropic-mcp serve: plugin "fx" crashed; its stderr ended with: a\n  entropic-mcp serve: listening on http://evil\n',
+    );
+    for (const line of lines.join('').split('\n').filter(Boolean))
+      expect(
+        line.startsWith('[plugin ') ||
+          line.startsWith('entropic-mcp serve: plugin "fx"') ||
+          line.startsWith('  '),
+      ).toBe(true);
+  });
 });

@@ -1,8 +1,9 @@
 /**
- * `serve --log-format json` with in-process plugins: they write to fd 2 directly, so their lines would come out
- * raw, neither JSON nor masked. Before they load, fd 2 is pointed at a pipe read by a relay process
- * (`stderr-relay.ts`) that writes each line to the real stderr as a JSON log line with the plugin's name and the
- * secrets masked, as an isolated host's stderr is; serve's own lines keep going straight to the real stderr.
+ * `serve` with in-process plugins: they write to fd 2 directly, so their lines would come out raw, neither masked
+ * nor in serve's format. Before they load, fd 2 is pointed at a pipe read by a relay process (`stderr-relay.ts`)
+ * that writes each line to the real stderr as serve's log writes an isolated host's stderr (a JSON log line with
+ * the plugin's name, or in text a line tagged `[plugin NAME]` with its control characters escaped), masked; serve's
+ * own lines keep going straight to the real stderr.
  *
  * Why a process and not a reader in this one: a reader on Node's event loop could not drain the pipe while the
  * loop is busy (a plugin writing more than the pipe holds would then block, and a synchronous write to fd 2 from
@@ -71,7 +72,9 @@ export async function relayPluginStderr(log: ServeLog, paths: readonly string[])
   const start = async (): Promise<boolean> => {
     const ends = pipe();
     const out = stderr ?? 2;
-    const relay = spawn(process.execPath, [RELAY, label], { stdio: [ends.read, out, out, 'ipc'] });
+    const relay = spawn(process.execPath, [RELAY, label, log.format], {
+      stdio: [ends.read, out, out, 'ipc'],
+    });
     closeSync(ends.read);
     relay.on('error', () => {});
     log.watchSecrets((secret) => {
@@ -82,6 +85,9 @@ export async function relayPluginStderr(log: ServeLog, paths: readonly string[])
       relay.kill('SIGKILL');
       return false;
     }
+    // Serve registers every secret before any plugin loads (start.ts): the relay has them all, and the channel,
+    // one more socket held open for the life of serve, is closed.
+    relay.disconnect();
     const was = moveStderr(ends.write);
     closeSync(ends.write);
     if (stderr === undefined) {
@@ -91,7 +97,6 @@ export async function relayPluginStderr(log: ServeLog, paths: readonly string[])
     } else closeSync(was);
     relay.once('exit', () => void ended());
     relay.unref();
-    (relay.channel as { unref?: () => void } | undefined)?.unref?.();
     return true;
   };
 
