@@ -23,6 +23,11 @@ export interface BannerInput {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/** Whether a listener bound to `host` is reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /** A client config (the `mcpServers` form most MCP clients read) that reaches this server. */
 export function clientConfig(input: BannerInput): Record<string, unknown> {
   const name = input.serverName ?? 'entropic';
@@ -69,7 +74,7 @@ export function formatBanner(input: BannerInput): string {
     );
   }
   if (input.auth !== undefined) lines.push(input.auth);
-  else if (input.transport.kind === 'http' && !LOOPBACK.has(input.transport.host)) {
+  else if (input.transport.kind === 'http' && !isLoopback(input.transport.host)) {
     lines.push(
       `warning: bound to ${input.transport.host}, reachable from other machines, with no authentication; ` +
         'turn it on with --auth-token-file FILE (fixed tokens) or --auth-jwks URL --auth-issuer ISS ' +

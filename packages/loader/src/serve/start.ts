@@ -14,6 +14,7 @@ import type { Plugin } from '../types.js';
 import { loadServeAuth, type ServeAuth } from './auth.js';
 import { formatBanner } from './banner.js';
 import { type ServeArgs, UsageError } from './config/args.js';
+import { credentialHeadersWarning } from './config/context-headers.js';
 import { loadServeConfig } from './config/parse.js';
 import { resolveServePlan } from './config/plan.js';
 import { unknownTools } from './config/tasks.js';
@@ -74,6 +75,7 @@ export function stdioArgs(args: ServeArgs, root: string): string[] {
   if (args.instances !== undefined) out.push('--instances', String(args.instances));
   if (args.keepGoing) out.push('--keep-going');
   for (const header of args.contextHeaders) out.push('--context-header', header);
+  if (args.contextHeadersAllowCredentials) out.push('--context-header-allow-credentials');
   if (args.pluginLogLimit !== undefined) out.push('--plugin-log-limit', String(args.pluginLogLimit));
   return out;
 }
@@ -121,6 +123,8 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   const plan = resolveServePlan(args, file, options.cwd ?? process.cwd());
   secrets.secret(plan.requestStateKey);
   secrets.secret(passwordOf(plan.redis));
+  const handsCredentials = credentialHeadersWarning(plan.contextHeaders);
+  if (handsCredentials !== undefined) report(handsCredentials);
   if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
     throw new UsageError(
       'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',

@@ -12,6 +12,7 @@ describe('parseServeArgs', () => {
       help: false,
       limits: {},
       contextHeaders: [],
+      contextHeadersAllowCredentials: false,
     });
   });
 
@@ -37,6 +38,7 @@ describe('parseServeArgs', () => {
       '--keep-going',
       '--context-header',
       'X-Tenant',
+      '--context-header-allow-credentials',
     ];
     expect(parseServeArgs(argv, '/w')).toEqual({
       configFile: '/w/conf/e.yaml',
@@ -51,6 +53,7 @@ describe('parseServeArgs', () => {
       help: false,
       limits: {},
       contextHeaders: ['x-tenant'],
+      contextHeadersAllowCredentials: true,
     });
   });
 

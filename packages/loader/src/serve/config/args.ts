@@ -54,6 +54,8 @@ export interface ServeArgs {
   readonly limits: ClientLimitsConfig;
   /** `--context-header NAME`: request headers a plugin with the plugin context may read. */
   readonly contextHeaders: readonly string[];
+  /** `--context-header-allow-credentials`: context headers may carry credentials (authorization, cookies). */
+  readonly contextHeadersAllowCredentials: boolean;
   /** `--plugin-log-limit N`: log messages one plugin call may send a second (0: no limit). */
   readonly pluginLogLimit?: number;
 }
@@ -74,7 +76,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
-                          [--sse-keep-alive MS] [--context-header NAME]... [--plugin-log-limit N]
+                          [--sse-keep-alive MS] [--context-header NAME]... [--context-header-allow-credentials]
+                          [--plugin-log-limit N]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -91,7 +94,10 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       (or threads in-process), calls go to the least busy; instances share no state
   --keep-going        start even if a configured plugin fails to load (the failure is still reported)
   --context-header NAME  a request header that plugins with the plugin context may read (repeatable;
-                      none by default; added to mcp.context_headers)
+                      none by default; added to mcp.context_headers). Headers that carry credentials
+                      (authorization, proxy-authorization, cookie, *token*, *api-key*, ...) are refused ...
+  --context-header-allow-credentials  ... unless this is given (mcp.context_headers_allow_credentials):
+                      the plugins then receive the callers' credentials as they are
   --plugin-log-limit N  log messages one call of a plugin with the plugin context may send a second
                       (default 100; 0 = no limit; mcp.plugin_log_limit); beyond, they are dropped and one
                       warning says how many
@@ -111,7 +117,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
                       mcp.request_state_key, or one made at start-up for all workers)
   --metrics [HOST:]PORT  Prometheus metrics at http://HOST:PORT/metrics, a listener of its own (also
-                      mcp.metrics; with --workers, one endpoint adding up every worker)
+                      mcp.metrics; with --workers, one endpoint adding up every worker). It has no
+                      authentication: HOST defaults to 127.0.0.1, and any other address is warned about
   --log-format FORMAT text (default) or json: serve's own log lines on stderr, JSON with the trace and span
                       ids of the request a line concerns
   --max-sessions-per-client N     with --http: legacy sessions one client may hold in this process
@@ -182,6 +189,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     help: values.help ?? false,
     limits: parseLimits(values),
     contextHeaders: (values['context-header'] ?? []).map((h) => contextHeaderName(h, '--context-header')),
+    contextHeadersAllowCredentials: values['context-header-allow-credentials'] ?? false,
   };
   if (Object.keys(args.limits).length > 0 && args.transport.kind !== 'http')
     throw new UsageError('--max-*-per-client and --trusted-proxy need --http');
@@ -302,6 +310,7 @@ function parse(argv: readonly string[]) {
       instances: { type: 'string' },
       'keep-going': { type: 'boolean' },
       'context-header': { type: 'string', multiple: true },
+      'context-header-allow-credentials': { type: 'boolean' },
       'plugin-log-limit': { type: 'string' },
       'auth-jwks': { type: 'string' },
       'auth-issuer': { type: 'string' },

@@ -144,7 +144,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers, plugin_log_limit)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers, context_headers_allow_credentials, plugin_log_limit)',
     ],
     [
       'a near miss at the top level',

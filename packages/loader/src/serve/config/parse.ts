@@ -47,6 +47,7 @@ const MCP_KEYS = [
   'tools_modules',
   'tasks',
   'context_headers',
+  'context_headers_allow_credentials',
   'plugin_log_limit',
 ];
 
@@ -134,7 +135,8 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
 /**
  * Reads the parts of an engine-style YAML config that `serve` uses: `mcp.plugins` (each a path or a
  * mapping), `mcp.working_dir`, `mcp.server_timeout_seconds`, `mcp.redis`, `mcp.request_state_key`, the
- * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules`, `mcp.tasks`, `mcp.context_headers` and `mcp.plugin_log_limit`. An
+ * per-client limits (`mcp.max_*_per_client`, `mcp.trusted_proxies`), `mcp.node_timeout_ms`, `mcp.tools_modules`, `mcp.tasks`, `mcp.context_headers`
+ * (with `mcp.context_headers_allow_credentials`) and `mcp.plugin_log_limit`. An
  * unknown key in a plugin entry is refused, with the nearest known key; other keys are the engine's and are
  * ignored, except near misses of serve's own (`plugin:` or `redis_url:` under `mcp`, `mpc:` or `plugins:` at the
  * top level), which are refused with a suggestion. Every refusal names the file and, when it can, the line.
@@ -168,6 +170,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     tasks?: TaskLimits;
     nodeTimeoutMs?: number;
     contextHeaders?: string[];
+    contextHeadersAllowCredentials?: boolean;
     pluginLogLimit?: number;
   } = {
     file,
@@ -182,6 +185,14 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   }
   if (mcp.context_headers !== undefined)
     config.contextHeaders = parseContextHeaders(source, mcp.context_headers);
+  if (mcp.context_headers_allow_credentials !== undefined) {
+    if (typeof mcp.context_headers_allow_credentials !== 'boolean')
+      throw source.error('mcp.context_headers_allow_credentials must be true or false', [
+        'mcp',
+        'context_headers_allow_credentials',
+      ]);
+    config.contextHeadersAllowCredentials = mcp.context_headers_allow_credentials;
+  }
   if (mcp.plugin_log_limit !== undefined) {
     const value = mcp.plugin_log_limit;
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)

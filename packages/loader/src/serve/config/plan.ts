@@ -1,5 +1,6 @@
 // Merges the command line and the config file into one serve plan.
 import type { ServeArgs, ServeTransport } from './args.js';
+import { checkContextHeaders } from './context-headers.js';
 import type { TaskLimits, TaskSupportSetting } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
@@ -19,8 +20,13 @@ export interface ServePlan {
   /** `mcp.node_timeout_ms`: with Redis, how long a silent process is still taken for running. */
   readonly nodeTimeoutMs?: number;
   readonly keepGoing: boolean;
-  /** Request headers plugins with the plugin context may read (lower case): `mcp.context_headers`, then `--context-header`. */
+  /**
+   * Request headers plugins with the plugin context may read (lower case): `mcp.context_headers`, then
+   * `--context-header`. Those carrying credentials only with `contextHeadersAllowCredentials`.
+   */
   readonly contextHeaders: readonly string[];
+  /** `--context-header-allow-credentials`, else `mcp.context_headers_allow_credentials`. */
+  readonly contextHeadersAllowCredentials: boolean;
   /** Redis URL (`--redis`, else `mcp.redis`). */
   readonly redis?: string;
   /** Deadline of every wait on Redis (`--redis-timeout`, else `mcp.redis_timeout_ms`). */
@@ -41,7 +47,8 @@ export interface ServePlan {
  * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
  * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
  * `--root`, else the config's `mcp.working_dir`, else `cwd`. Every plugin's log limit is `--plugin-log-limit`, else
- * `mcp.plugin_log_limit`, else the loader's default.
+ * `mcp.plugin_log_limit`, else the loader's default. Context headers that carry credentials are refused here
+ * (a UsageError) unless allowed.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
   const timeoutMs = args.timeoutMs ?? file?.timeoutMs;
@@ -59,6 +66,15 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     };
   };
   const entries = [...(file?.plugins ?? []), ...args.plugins.map((path) => ({ path }))];
+  const contextHeadersAllowCredentials =
+    args.contextHeadersAllowCredentials || file?.contextHeadersAllowCredentials === true;
+  checkContextHeaders({
+    flags: args.contextHeaders,
+    ...(file?.contextHeaders === undefined
+      ? {}
+      : { file: { path: file.file, headers: file.contextHeaders } }),
+    allowCredentials: contextHeadersAllowCredentials,
+  });
   return {
     plugins: entries.map(withDefaults),
     root: args.root ?? file?.root ?? cwd,
@@ -73,6 +89,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     ...optional('nodeTimeoutMs', file?.nodeTimeoutMs),
     keepGoing: args.keepGoing,
     contextHeaders: [...new Set([...(file?.contextHeaders ?? []), ...args.contextHeaders])],
+    contextHeadersAllowCredentials,
     workers: args.workers ?? 1,
     limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),

@@ -59,6 +59,8 @@ export interface ServeFileConfig {
   readonly nodeTimeoutMs?: number;
   /** `mcp.context_headers`: request headers plugins with the plugin context may read (lower case). */
   readonly contextHeaders?: readonly string[];
+  /** `mcp.context_headers_allow_credentials`: context headers may carry credentials. */
+  readonly contextHeadersAllowCredentials?: boolean;
   /** `mcp.plugin_log_limit`: log messages one plugin call may send a second. */
   readonly pluginLogLimit?: number;
 }

@@ -7,7 +7,7 @@ import type { Worker } from 'node:cluster';
 import { onPluginEvent } from '../../telemetry.js';
 import type { ServeLog } from './log.js';
 import { readOtelEnv } from './otel-env.js';
-import { prometheusText, serveMetrics } from './prometheus.js';
+import { exposedMetricsWarning, prometheusText, serveMetrics } from './prometheus.js';
 import { startSdk } from './sdk.js';
 
 export interface Observability {
@@ -82,6 +82,8 @@ export async function startObservability(options: ObserveOptions): Promise<Obser
       async () => prometheusText(await collect()),
       (error) => options.log.log('error', `metrics endpoint: ${error.message}`),
     );
+    const exposed = exposedMetricsWarning(at.host, endpoint.url);
+    if (exposed !== undefined) options.log.log('warn', exposed);
   }
   return {
     metricsUrl: endpoint?.url,
@@ -119,5 +121,7 @@ export async function serveClusterMetrics(
     async () => prometheusText({ resource, scopeMetrics: await cluster.collect() }),
     (error) => log.log('error', `metrics endpoint: ${error.message}`),
   );
+  const exposed = exposedMetricsWarning(at.host, endpoint.url);
+  if (exposed !== undefined) log.log('warn', exposed);
   return { url: endpoint.url, attach: (worker) => cluster.attach(worker), close: () => endpoint.close() };
 }

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { MetricData, ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { isLoopback } from '../banner.js';
 
 /** Prometheus's names for the units we use; an annotation (`{request}`) adds no suffix. */
 const UNIT_SUFFIX: Readonly<Record<string, string>> = {
@@ -40,6 +41,20 @@ export async function prometheusText(metrics: ResourceMetrics): Promise<string> 
       metrics: scope.metrics.map(withUnitSuffix),
     })),
   });
+}
+
+/**
+ * The start-up warning for an endpoint bound where other machines reach it (it has no authentication), or
+ * undefined on a loopback address.
+ */
+export function exposedMetricsWarning(host: string, url: string): string | undefined {
+  if (isLoopback(host)) return undefined;
+  return (
+    `warning: the metrics endpoint ${url} is bound to ${host}, reachable from other machines, and has no ` +
+    'authentication: anyone who reaches it reads the metrics (tool and prompt names, request rates, errors); ' +
+    'bind it to 127.0.0.1 (--metrics 127.0.0.1:PORT), or let only your Prometheus reach it (a firewall, or a ' +
+    'proxy that authenticates)'
+  );
 }
 
 export interface MetricsEndpoint {
