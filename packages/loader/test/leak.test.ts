@@ -119,4 +119,34 @@ describe.runIf(haveValgrind)('plugin host under valgrind', () => {
     expect(log).toMatch(/ERROR SUMMARY: 0 errors/);
     expect(code).toBe(0);
   }, 60_000);
+
+  it("stays memory-safe while a plugin thread calls back through a returned call's context", async () => {
+    // The lingering fixture's thread keeps calling back through the context of call 1 (kept pointer and copy) all
+    // through 150 quick calls (past the contexts' quarantine: returned ones get reused), a call it floods, its
+    // report, and the close (the plugin's destroy stops the thread). No late frame may carry another call's id.
+    const meta = (subject: string) => callerMeta({ subject, requestId: 1 }, 0);
+    const call = (id: number, tool: string, subject: string) =>
+      requestText(id, Op.executeWithContext, tool, '{}', meta(subject));
+    const requests = [call(1, 'start', 'alice')];
+    for (let id = 2; id <= 151; id++) requests.push(call(id, 'quick', 'bob'));
+    requests.push(call(152, 'victim', 'bob'), call(153, 'report', 'bob'), requestText(154, Op.close));
+    const { frames, code, log } = await underValgrind(fixture('lingering'), requests);
+    const spoken = [Status.progress, Status.log, Status.structured] as number[];
+    expect(frames.filter((f) => spoken.includes(f.status) && f.id !== 1)).toEqual([]);
+    const answer = (id: number) => frames.find((f) => f.id === id && !spoken.includes(f.status));
+    // The result text: a plain answer's frame holds it alone, others hold the plugin's envelope.
+    const result = (id: number) => {
+      const frame = answer(id);
+      if (frame?.status === Status.plain) return frame.text;
+      return (JSON.parse(frame?.text ?? '{}') as { result?: string }).result;
+    };
+    expect(result(152)).toBe('victim bob');
+    const report = JSON.parse(result(153) ?? '{}') as Record<string, unknown>;
+    expect(report).toMatchObject({ accepted: 0, cancelled: 1 });
+    expect(report.rounds).toBeGreaterThanOrEqual(40);
+    expect(answer(154)).toMatchObject({ status: Status.code });
+    expect(log).toMatch(/definitely lost: 0 bytes|no leaks are possible/);
+    expect(log).toMatch(/ERROR SUMMARY: 0 errors/);
+    expect(code).toBe(0);
+  }, 120_000);
 });
