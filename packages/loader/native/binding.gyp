@@ -26,6 +26,7 @@
         "native/addon/plugin_library.cc",
         "native/wire/spin.c",
         "native/wire/context.c",
+        "native/wire/context_slots.c",
         "native/wire/wire.c"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")", "<(abi_include)", "<(abi_native)", "native/wire"],

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the plugin host and the in-process addon with AddressSanitizer and UndefinedBehaviorSanitizer,
 # then runs the loader's plugin suites on the test fixtures against those builds:
-#   - the host: the isolated plugin suite, the isolated plugin-context cases and the serve fault matrix
-#     (ENTROPIC_PLUGIN_HOST points at it);
-#   - the addon: the in-process plugin suite and plugin-context cases in a Node with libasan preloaded
-#     (ENTROPIC_LOADER_ADDON).
+#   - the host: the isolated plugin suite, the isolated plugin-context cases, the serve fault matrix and the
+#     late callbacks of a plugin thread through serve (ENTROPIC_PLUGIN_HOST points at it);
+#   - the addon: the in-process plugin suite, plugin-context cases and those late callbacks in a Node with
+#     libasan preloaded (ENTROPIC_LOADER_ADDON).
 # Any sanitizer report fails the run (reports go to files, since the host's stderr belongs to the loader).
 # Usage: scripts/sanitize.sh [host|addon|all]   (default all). Exit 0 clean, 1 reports or failures,
 # 77 when the toolchain cannot build sanitized code (no libasan). Needs `pnpm --filter ... build` first.
@@ -67,6 +67,9 @@ if [ "$what" = all ] || [ "$what" = host ]; then
   echo "sanitize: plugin-context cases on the sanitized host"
   ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
     vitest test/context.test.ts -t '^(?!.*\(none\))' || status=1
+  echo "sanitize: late callbacks of a plugin thread through serve on the sanitized host"
+  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
+    vitest test/serve-context-late.test.ts -t 'isolation process' || status=1
 fi
 
 if [ "$what" = all ] || [ "$what" = addon ]; then
@@ -89,6 +92,11 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
     ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
     ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
     vitest test/context.test.ts -t 'plugin context \(none\)' || status=1
+  echo "sanitize: late callbacks of a plugin thread through serve with the sanitized addon"
+  LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
+    ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
+    ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
+    vitest test/serve-context-late.test.ts -t 'isolation none' || status=1
 fi
 
 # A log counts only when it holds a finding. LeakSanitizer's tracer sometimes logs a bare "Unable to get

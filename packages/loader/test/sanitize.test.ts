@@ -23,7 +23,7 @@ function sanitize(): Promise<{ code: number | null; output: string }> {
 
 describe('sanitizers on our C', () => {
   it('host and addon under ASan+UBSan pass the plugin suites with no report', {
-    timeout: 400_000,
+    timeout: 900_000,
   }, async (ctx) => {
     const { code, output } = await sanitize();
     if (code === 77) ctx.skip();

@@ -104,8 +104,10 @@ static int serve_with_context(channel_t* ch, plugin_t* p, const wire_request_t* 
   wire_buf_t* tail = &context_tail;
   tail->len = 0;
   wire_call_arm(&running_call);
-  const entropic_call_context_t* context = wire_call_begin(&running_call, r->id, r->parts[2], &host_sink);
+  /* After flusher_enter, so the call's lock is only ever taken before the flusher's, never after: a plugin thread
+   * inside a callback holds the first and may be waiting for the second. */
   flusher_enter();
+  const entropic_call_context_t* context = wire_call_begin(&running_call, r->id, r->parts[2], &host_sink);
   char* text = p->execute_with_context(p->server, r->parts[0], r->parts[1], context);
   /* Before the lock is taken back: a plugin thread still inside a callback holds the call's lock and may be
    * waiting for the flusher's. */

@@ -1,16 +1,15 @@
 /* The plugin context of one call: the callbacks a plugin reaches and the frames they make (see context.h). */
 #include "context.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "context_slots.h"
+
 /* How often cancelled() and progress() look for a cancellation that came in (the host reads a pipe). */
 #define POLL_INTERVAL_NS 1000000L
-#define US '\x1f'
-#define RS '\x1e'
 #define LOG_LEVEL_MAX ENTROPIC_LOG_EMERGENCY
 
 int64_t wire_now_ns(void) {
@@ -25,8 +24,8 @@ void wire_call_init(wire_call_t* call) {
 }
 
 void wire_call_destroy(wire_call_t* call) {
+  wire_slot_free_all(call);
   free(call->structured);
-  free(call->meta);
   wire_buf_free(&call->waiting);
   wire_buf_free(&call->scratch);
   pthread_mutex_destroy(&call->lock);
@@ -38,10 +37,17 @@ void wire_call_cancel(wire_call_t* call) { __atomic_store_n(&call->cancelled, 1,
 
 int wire_call_cancelled(wire_call_t* call) { return __atomic_load_n(&call->cancelled, __ATOMIC_ACQUIRE); }
 
-/* The call a callback is for, while it runs (NULL once it returned: a late callback does nothing). */
-static wire_call_t* running(void* host) {
-  wire_call_t* call = (wire_call_t*)host;
-  return call != NULL && __atomic_load_n(&call->id, __ATOMIC_ACQUIRE) != 0 ? call : NULL;
+/* The call a callback is for, with its lock taken, while that call runs. NULL once it returned: the late callback
+ * does nothing but mark the context, which then waits longer before another call gets it (context_slots.c). */
+static wire_call_t* enter(void* host) {
+  wire_slot_t* slot = (wire_slot_t*)host;
+  if (slot == NULL) return NULL;
+  wire_call_t* call = slot->owner;
+  pthread_mutex_lock(&call->lock);
+  if (call->current == slot) return call;
+  slot->late_ns = wire_now_ns();
+  pthread_mutex_unlock(&call->lock);
+  return NULL;
 }
 
 /* Looks for a cancellation that came in, at most once per POLL_INTERVAL_NS (lock held). */
@@ -52,15 +58,22 @@ static void poll_locked(wire_call_t* call, int64_t now) {
   call->sink.poll(call->sink.arg);
 }
 
+/* A call that returned is over: its context answers 1 (stop). Plugins poll this in loops: while the call runs
+ * and there is nothing to poll (the addon), or once it is cancelled, the answer comes without the lock (should the
+ * call return meanwhile, its thread is told 0 once more, and nothing else happens). */
 static int on_cancelled(void* host) {
-  wire_call_t* call = running(host);
-  if (call == NULL) return 0;
-  if (!wire_call_cancelled(call) && call->sink.poll != NULL) {
-    pthread_mutex_lock(&call->lock);
-    poll_locked(call, wire_now_ns());
-    pthread_mutex_unlock(&call->lock);
+  wire_slot_t* slot = (wire_slot_t*)host;
+  if (slot != NULL && __atomic_load_n(&slot->owner->current, __ATOMIC_ACQUIRE) == slot) {
+    wire_call_t* live = slot->owner;
+    if (wire_call_cancelled(live)) return 1;
+    if (!__atomic_load_n(&live->sink_polls, __ATOMIC_RELAXED)) return 0;
   }
-  return wire_call_cancelled(call) ? 1 : 0;
+  wire_call_t* call = enter(host);
+  if (call == NULL) return 1;
+  if (call->sink.poll != NULL) poll_locked(call, wire_now_ns());
+  int cancelled = wire_call_cancelled(call);
+  pthread_mutex_unlock(&call->lock);
+  return cancelled ? 1 : 0;
 }
 
 static void put_f64(char* p, double v) {
@@ -70,15 +83,14 @@ static void put_f64(char* p, double v) {
 }
 
 static entropic_error_t on_progress(double done, double total, const char* message, void* host) {
-  wire_call_t* call = running(host);
-  if (call == NULL) return ENTROPIC_ERROR_INVALID_STATE;
   char numbers[16];
   put_f64(numbers, done);
   put_f64(numbers + 8, total);
   const void* parts[2] = {numbers, message != NULL ? message : ""};
   size_t lens[2] = {sizeof numbers, message != NULL ? strlen(message) : 0};
   entropic_error_t rc = ENTROPIC_OK;
-  pthread_mutex_lock(&call->lock);
+  wire_call_t* call = enter(host);
+  if (call == NULL) return ENTROPIC_ERROR_INVALID_STATE;
   int64_t now = wire_now_ns();
   poll_locked(call, now);
   call->scratch.len = 0;
@@ -95,8 +107,8 @@ static entropic_error_t on_progress(double done, double total, const char* messa
     call->scratch = swap;
     call->progress_waiting = 1;
   }
-  pthread_mutex_unlock(&call->lock);
   if (rc == ENTROPIC_OK && wire_call_cancelled(call)) rc = ENTROPIC_ERROR_CANCELLED;
+  pthread_mutex_unlock(&call->lock);
   return rc;
 }
 
@@ -136,13 +148,15 @@ static int log_allowed_locked(wire_call_t* call, int64_t now) {
 }
 
 static entropic_error_t on_log(entropic_log_level_t level, const char* logger, const char* data_json, void* host) {
-  wire_call_t* call = running(host);
+  wire_call_t* call = enter(host);
   if (call == NULL) return ENTROPIC_ERROR_INVALID_STATE;
-  if (data_json == NULL || (int)level < 0 || (int)level > LOG_LEVEL_MAX) return ENTROPIC_ERROR_INVALID_ARGUMENT;
+  if (data_json == NULL || (int)level < 0 || (int)level > LOG_LEVEL_MAX) {
+    pthread_mutex_unlock(&call->lock);
+    return ENTROPIC_ERROR_INVALID_ARGUMENT;
+  }
   char head = (char)level;
   const char* name = logger != NULL ? logger : "";
   entropic_error_t rc = ENTROPIC_OK;
-  pthread_mutex_lock(&call->lock);
   if (log_allowed_locked(call, wire_now_ns())) {
     const void* parts[4] = {&head, name, "", data_json};
     size_t lens[4] = {1, strlen(name), 1, strlen(data_json)};
@@ -155,8 +169,6 @@ static entropic_error_t on_log(entropic_log_level_t level, const char* logger, c
 }
 
 static entropic_error_t on_set_structured(const char* json, void* host) {
-  wire_call_t* call = running(host);
-  if (call == NULL) return ENTROPIC_ERROR_INVALID_STATE;
   char* copy = NULL;
   if (json != NULL) {
     size_t len = strlen(json);
@@ -164,71 +176,31 @@ static entropic_error_t on_set_structured(const char* json, void* host) {
     if (copy == NULL) return ENTROPIC_ERROR_OUT_OF_MEMORY;
     memcpy(copy, json, len + 1);
   }
-  pthread_mutex_lock(&call->lock);
+  wire_call_t* call = enter(host);
+  if (call == NULL) {
+    free(copy);
+    return ENTROPIC_ERROR_INVALID_STATE;
+  }
   free(call->structured);
   call->structured = copy;
   pthread_mutex_unlock(&call->lock);
   return ENTROPIC_OK;
 }
 
-/* The value of the metadata pair (key NUL value NUL ...) whose key is `prefix` then `key`, the `key` part
- * compared case-insensitively; NULL when there is none. */
-static const char* meta_value(const wire_call_t* call, const char* prefix, const char* key) {
-  size_t prefix_len = strlen(prefix);
-  const char* at = call->meta;
-  const char* end = call->meta + call->meta_len;
-  while (at != NULL && at < end) {
-    const char* value = at + strlen(at) + 1;
-    if (value >= end) break;
-    if (strncmp(at, prefix, prefix_len) == 0) {
-      const char* a = at + prefix_len;
-      const char* b = key;
-      while (*a != '\0' && *b != '\0' && tolower((unsigned char)*a) == tolower((unsigned char)*b)) a++, b++;
-      if (*a == '\0' && *b == '\0') return value;
-    }
-    at = value + strlen(value) + 1;
-  }
-  return NULL;
-}
-
+/* The header a live call's caller sent, by name; NULL when it sent none, or once the call returned. The value
+ * stays readable while the context waits to be reused (context_slots.c). */
 static const char* on_header(const char* name, void* host) {
-  wire_call_t* call = running(host);
-  if (call == NULL || name == NULL) return NULL;
-  return meta_value(call, "h:", name);
-}
-
-/* Copies `meta` as key NUL value NUL pairs. 0, or -1 when memory ran out. */
-static int read_meta(wire_call_t* call, const char* meta) {
-  size_t len = meta != NULL ? strlen(meta) : 0;
-  call->meta_len = 0;
-  if (len == 0) return 0;
-  char* out = (char*)realloc(call->meta, len + 2);
-  if (out == NULL) return -1;
-  call->meta = out;
-  size_t n = 0;
-  const char* entry = meta;
-  const char* end = meta + len;
-  while (entry < end) {
-    const char* stop = (const char*)memchr(entry, RS, (size_t)(end - entry));
-    if (stop == NULL) stop = end;
-    const char* sep = (const char*)memchr(entry, US, (size_t)(stop - entry));
-    if (sep != NULL) {
-      memcpy(out + n, entry, (size_t)(sep - entry));
-      n += (size_t)(sep - entry);
-      out[n++] = '\0';
-      memcpy(out + n, sep + 1, (size_t)(stop - sep - 1));
-      n += (size_t)(stop - sep - 1);
-      out[n++] = '\0';
-    }
-    entry = stop + 1;
-  }
-  call->meta_len = n;
-  return 0;
+  wire_call_t* call = enter(host);
+  if (call == NULL) return NULL;
+  const char* value = name != NULL ? wire_slot_meta(call->current, "h:", name) : NULL;
+  pthread_mutex_unlock(&call->lock);
+  return value;
 }
 
 const entropic_call_context_t* wire_call_begin(wire_call_t* call, uint32_t id, const char* meta, const wire_sink_t* sink) {
   pthread_mutex_lock(&call->lock);
   call->sink = *sink;
+  __atomic_store_n(&call->sink_polls, sink->poll != NULL, __ATOMIC_RELAXED);
   call->last_progress_ns = 0;
   call->last_poll_ns = 0;
   call->progress_waiting = 0;
@@ -237,25 +209,32 @@ const entropic_call_context_t* wire_call_begin(wire_call_t* call, uint32_t id, c
   call->log_dropped = 0;
   free(call->structured);
   call->structured = NULL;
-  int ok = read_meta(call, meta) == 0;
-  const char* limit = ok ? meta_value(call, "", "ll") : NULL;
+  if (call->current != NULL) wire_slot_retire(call, call->current); /* a call that never ended (not expected) */
+  wire_slot_t* slot = wire_slot_take(call, wire_now_ns());
+  if (slot != NULL && wire_slot_read_meta(slot, meta) != 0) {
+    wire_slot_retire(call, slot);
+    slot = NULL;
+  }
+  const char* limit = slot != NULL ? wire_slot_meta(slot, "", "ll") : NULL;
   call->log_limit = limit != NULL ? strtol(limit, NULL, 10) : 0;
-  entropic_call_context_t* c = &call->context;
-  memset(c, 0, sizeof *c);
-  c->size = sizeof *c;
-  c->host = call;
-  c->cancelled = on_cancelled;
-  c->progress = on_progress;
-  c->log = on_log;
-  c->set_structured = on_set_structured;
-  c->header = on_header;
-  c->subject = meta_value(call, "", "sub");
-  c->scopes = meta_value(call, "", "scp");
-  c->protocol_version = meta_value(call, "", "pv");
-  c->request_id = meta_value(call, "", "rid");
-  __atomic_store_n(&call->id, ok ? id : 0u, __ATOMIC_RELEASE);
+  if (slot != NULL) {
+    entropic_call_context_t* c = &slot->context;
+    c->size = sizeof *c;
+    c->host = slot;
+    c->cancelled = on_cancelled;
+    c->progress = on_progress;
+    c->log = on_log;
+    c->set_structured = on_set_structured;
+    c->header = on_header;
+    c->subject = wire_slot_meta(slot, "", "sub");
+    c->scopes = wire_slot_meta(slot, "", "scp");
+    c->protocol_version = wire_slot_meta(slot, "", "pv");
+    c->request_id = wire_slot_meta(slot, "", "rid");
+  }
+  __atomic_store_n(&call->current, slot, __ATOMIC_RELEASE);
+  __atomic_store_n(&call->id, slot != NULL ? id : 0u, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&call->lock);
-  return ok ? c : NULL;
+  return slot != NULL ? &slot->context : NULL;
 }
 
 void wire_call_end(wire_call_t* call, wire_buf_t* out) {
@@ -270,6 +249,9 @@ void wire_call_end(wire_call_t* call, wire_buf_t* out) {
   free(call->structured);
   call->structured = NULL;
   call->progress_waiting = 0;
+  /* From here on the context's callbacks do nothing: it is no longer the running call's. */
+  if (call->current != NULL) wire_slot_retire(call, call->current);
+  __atomic_store_n(&call->current, (wire_slot_t*)NULL, __ATOMIC_RELEASE);
   __atomic_store_n(&call->id, 0u, __ATOMIC_RELEASE);
   pthread_mutex_unlock(&call->lock);
 }

@@ -16,6 +16,10 @@
  * Cancellation comes in the other way: whoever serves the instance calls wire_call_cancel (the addon from the JS
  * thread; the host when its cancel pipe names the call), and the plugin reads the flag through cancelled().
  *
+ * Each call gets a context of its own (wire_slot_t): a plugin thread that goes on calling back through the context
+ * of a call that returned reaches nothing (cancelled() answers 1, the others INVALID_STATE or NULL), and never the
+ * call running then, which may be another caller's.
+ *
  * Metadata (the F request's third part) is `key US value RS ...` (US = 0x1f, RS = 0x1e), keys `sub` (subject),
  * `scp` (scopes), `pv` (protocol version), `rid` (request id as JSON), `h:<lower-case name>` (an allowed header),
  * `ll` (log messages a call may send per WIRE_LOG_WINDOW_NS, decimal; absent or 0: no limit).
@@ -47,11 +51,42 @@ typedef struct {
   void* arg;
 } wire_sink_t;
 
-typedef struct {
+/* How many contexts a call must wait behind before it may reuse one whose call returned (see wire_slot_t). */
+#define WIRE_CONTEXT_QUARANTINE 64
+/* A context through which a late callback came is reused only after this long without another. */
+#define WIRE_CONTEXT_QUIET_NS 1000000000LL
+/* At most this many contexts per instance; past it, while every free one is still being called late, a call runs
+ * without a context (the plugin gets NULL, as when memory runs out). */
+#define WIRE_CONTEXT_MAX 1024
+
+struct wire_call;
+
+/* One context handed to the plugin, and what ties it to its call. It is bound to one call at a time: `host` is the
+ * slot itself, and a callback acts only while its slot is the running call's (`current`); once that call returned,
+ * its callbacks do nothing. The plugin may keep the pointer: a slot is freed only with its instance
+ * (wire_call_destroy), never between calls, and is handed to another call only after WIRE_CONTEXT_QUARANTINE later
+ * calls and, when a late callback came through it, WIRE_CONTEXT_QUIET_NS without another (wire_call_begin). */
+typedef struct wire_slot {
+  entropic_call_context_t context; /* what the plugin sees; string members read NULL once the call returned */
+  struct wire_call* owner;
+  int64_t late_ns;        /* when the last late callback came through it (0: none); under owner->lock */
+  char* meta;             /* the caller's metadata, separators turned into NULs; the string members point here */
+  size_t meta_len;
+  size_t meta_cap;
+  struct wire_slot* next; /* in the owner's queue of free slots, oldest first */
+} wire_slot_t;
+
+typedef struct wire_call {
   uint32_t id;   /* the running call (0: none; read with __atomic builtins) */
   int cancelled; /* read and written with __atomic builtins: set from another thread */
   wire_sink_t sink;
   pthread_mutex_t lock; /* guards what follows: the plugin may call back from several threads */
+  wire_slot_t* current;     /* the running call's context (NULL: none); written under lock with __atomic builtins */
+  int sink_polls;           /* the sink has a poll (read with __atomic builtins) */
+  wire_slot_t* free_first;  /* contexts whose call returned, oldest first */
+  wire_slot_t* free_last;
+  size_t free_count;
+  size_t slot_count;        /* every context this call made, free or not */
   int64_t last_progress_ns; /* when the last progress frame left (0: none yet) */
   int64_t last_poll_ns;     /* when the sink was last asked for a cancellation (0: not yet) */
   int progress_waiting;     /* a merged report waits in `waiting` */
@@ -62,9 +97,6 @@ typedef struct {
   wire_buf_t waiting;       /* the frame of that report */
   wire_buf_t scratch;       /* frames being built */
   char* structured;         /* the structured result set so far (malloc'd), or NULL */
-  char* meta;               /* the metadata, copied, separators turned into NULs */
-  size_t meta_len;
-  entropic_call_context_t context;
 } wire_call_t;
 
 /* Once, before the first call: zeroes the call and makes its lock. */
@@ -72,11 +104,12 @@ void wire_call_init(wire_call_t* call);
 /* After the last call: frees what the call kept. */
 void wire_call_destroy(wire_call_t* call);
 
-/* Before the plugin runs call `id` (after wire_call_arm): fills the context from `meta` (the F request's third part; NULL or empty for
- * none). Returns the context to hand the plugin, or NULL when memory ran out (the plugin then gets no context). */
+/* Before the plugin runs call `id` (after wire_call_arm): fills a context of its own from `meta` (the F request's third
+ * part; NULL or empty for none). Returns the context to hand the plugin, or NULL when memory ran out or every context
+ * is still being called late (WIRE_CONTEXT_MAX): the plugin then gets no context. */
 const entropic_call_context_t* wire_call_begin(wire_call_t* call, uint32_t id, const char* meta, const wire_sink_t* sink);
 /* After the plugin returned: appends the merged progress report still waiting and the structured result to
- * `out` (they go before the answer), then forgets the call. */
+ * `out` (they go before the answer), then forgets the call: its context's callbacks do nothing from here on. */
 void wire_call_end(wire_call_t* call, wire_buf_t* out);
 
 /* Clears the cancellation flag before the next call starts (cancellations of an earlier call do not carry over). */
