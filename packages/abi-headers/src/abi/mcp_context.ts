@@ -27,10 +27,14 @@ import type { entropic_mcp_server_t } from './mcp_server.js';
  *
  * @ownership The context and every string it holds or returns belong to the host and stay valid until
  * the call returns; copy what must live longer. Strings passed to the callbacks are borrowed for the
- * length of the callback only.
+ * length of the callback only. The struct is never freed while the plugin is loaded, so a pointer kept
+ * past the call is safe to read, but its string members read NULL once the call returned, and the host
+ * may later hand the same struct to another call.
  *
- * @threading The callbacks may be called from any thread, but only while the call they belong to is
- * running: after entropic_mcp_server_execute_with_context() returned, the context is gone.
+ * @threading The callbacks may be called from any thread while the call they belong to is running. A
+ * callback through the context of a call that returned does nothing (cancelled answers non-zero;
+ * progress, log and set_structured answer ENTROPIC_ERROR_INVALID_STATE; header answers NULL): stop the
+ * threads a call started before it returns.
  *
  * @lock Like everything the lock records, the context may only grow: members are appended at the end,
  * never moved, removed or retyped, and the size member tells a plugin which members the host filled.
