@@ -84,3 +84,27 @@ export function toWireError(error: unknown, method: string): WireError {
   const detail = error instanceof Error ? error.message : String(error);
   return { code: ErrorCode.InternalError, message: `Internal error in ${method}: ${detail}` };
 }
+
+/** Seconds a client is told to wait (Retry-After) after a request refused because shared state was unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/**
+ * -32000 for a request refused because the state it creates could not be stored where every process
+ * sees it (the shared store refused the write, or did not answer): nothing was acknowledged, and the
+ * same request may be sent again later. `data.retryAfter` says when, in seconds (over HTTP it is also
+ * the status 503's `Retry-After`).
+ */
+export function unavailable(what: string, cause: unknown): McpError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new McpError(ErrorCode.ServerBusy, `Service Unavailable: ${what} (${reason}); try again later`, {
+    retryAfter: UNAVAILABLE_RETRY_AFTER_S,
+  });
+}
+
+/** The seconds to wait when `message` is an error answer made by `unavailable`, else undefined. */
+export function retryAfterOf(message: { error?: unknown }): number | undefined {
+  const error = message.error as { code?: unknown; data?: { retryAfter?: unknown } } | undefined;
+  if (error?.code !== ErrorCode.ServerBusy) return undefined;
+  const after = error.data?.retryAfter;
+  return typeof after === 'number' && Number.isInteger(after) && after > 0 ? after : undefined;
+}

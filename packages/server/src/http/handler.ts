@@ -22,7 +22,7 @@ import { KeepAlive } from './keep-alive.js';
 import { type Kind, messageKind } from './message-kind.js';
 import { nodeView, postModern } from './modern-post.js';
 import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
-import { sendJsonError } from './reply.js';
+import { sendJsonError, sendUnavailable } from './reply.js';
 import { SessionTable } from './sessions.js';
 import { SharedSessions } from './shared-sessions.js';
 import { SharedStateUnavailable } from './shared-state.js';
@@ -162,7 +162,7 @@ export function createMcpHttpHandler(
           setTimeout(() => void transport.close(), 0);
       }
     } catch (error) {
-      if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
+      if (error instanceof SharedStateUnavailable) unavailable(res, error);
       else fail(res, error);
     }
   }
@@ -270,7 +270,7 @@ export function createMcpHttpHandler(
       sendJsonError(res, 404, -32001, 'Session not found');
       return undefined;
     } catch (error) {
-      if (error instanceof SharedStateUnavailable) sendJsonError(res, 503, -32000, error.message);
+      if (error instanceof SharedStateUnavailable) unavailable(res, error);
       else fail(res, error);
       return undefined;
     }
@@ -318,10 +318,16 @@ export function createMcpHttpHandler(
       await shared?.end(transport);
     } catch (error) {
       if (!(error instanceof SharedStateUnavailable)) throw error;
-      return sendJsonError(res, 503, -32000, error.message);
+      return unavailable(res, error);
     }
     await transport.close();
     res.writeHead(200, { 'content-length': '0' }).end();
+  }
+
+  /** Answer 503 with Retry-After when shared state could not be used (reported too, with its reason). */
+  function unavailable(res: ServerResponse, error: SharedStateUnavailable): void {
+    report(error);
+    sendUnavailable(res, error.message);
   }
 
   /** Answer 500 for anything unexpected (reported through onError, never shown to the client). */

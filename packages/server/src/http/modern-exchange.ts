@@ -7,6 +7,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { retryAfterOf } from '../core/errors.js';
 import { encodeJson } from '../core/raw-json.js';
 import type {
   JsonRpcMessage,
@@ -85,10 +86,9 @@ export class ModernExchange implements Transport, Pingable {
     const text = encodeJson(message);
     if (this.#streaming) this.res.end(sseEvent(undefined, text));
     else if (writable(this.res)) {
-      this.res.writeHead(
-        modernStatus(message as { error?: { code?: unknown } }),
-        withLength(JSON_HEAD, text),
-      );
+      const retryAfter = message.error === undefined ? undefined : retryAfterOf(message);
+      const head = retryAfter === undefined ? JSON_HEAD : JSON_HEAD.concat('retry-after', String(retryAfter));
+      this.res.writeHead(modernStatus(message as { error?: { code?: unknown } }), withLength(head, text));
       this.res.end(text);
     }
     void this.close();

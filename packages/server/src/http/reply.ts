@@ -4,6 +4,7 @@
  */
 
 import type { ServerResponse } from 'node:http';
+import { ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from '../core/errors.js';
 import { countRejected } from '../core/telemetry/instruments.js';
 import type { RejectReason } from '../core/telemetry/names.js';
 
@@ -25,6 +26,27 @@ export function sendJsonError(
 ): void {
   const reason = refusalReason(status, headers);
   if (reason !== undefined) countRejected(reason);
+  writeJsonError(res, status, code, message, headers, id);
+}
+
+/**
+ * 503 with Retry-After for a request refused because shared state could not be used (unreachable, or
+ * refusing writes): an outage, not a limit, so not counted as a refusal.
+ */
+export function sendUnavailable(res: ServerResponse, message: string, id: unknown = null): void {
+  writeJsonError(res, 503, ErrorCode.ServerBusy, message, RETRY_AFTER, id);
+}
+
+const RETRY_AFTER = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) };
+
+function writeJsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> | undefined,
+  id: unknown,
+): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
@@ -65,9 +87,14 @@ export function withLength(head: Head, body: string): string[] {
   return head.concat('content-length', String(byteLength(body)));
 }
 
-/** A 200 answer with one JSON body (a message's text, or a batch's array of them). */
-export function sendJson(res: ServerResponse, head: Head, text: string): void {
-  res.writeHead(200, withLength(head, text));
+/**
+ * One JSON body: 200, or 503 with Retry-After when `retryAfter` is given (the answer is an error
+ * refusing the request because shared state was unavailable; see `retryAfterOf`).
+ */
+export function sendJson(res: ServerResponse, head: Head, text: string, retryAfter?: number): void {
+  const status = retryAfter === undefined ? 200 : 503;
+  const full = retryAfter === undefined ? head : head.concat('retry-after', String(retryAfter));
+  res.writeHead(status, withLength(full, text));
   res.end(text);
 }
 

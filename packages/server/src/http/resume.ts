@@ -16,7 +16,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage, RequestId } from '../transport/types.js';
 import type { EventStore, ReplayedEvents } from './event-store.js';
 import { nodeOfStream } from './node-tags.js';
-import { type Head, sendJsonError } from './reply.js';
+import { type Head, sendJsonError, sendUnavailable } from './reply.js';
 import { SharedStateUnavailable } from './shared-state.js';
 import { ssePoll, sseReplay } from './sse.js';
 import type { SseStream } from './stream.js';
@@ -71,7 +71,7 @@ export async function resumeStream(
     return (await resumeUnheld(res, found, lastEventId, context)) ? 'answered' : 'fresh';
   } catch (error) {
     // The replay is in shared state (Redis) that could not be read.
-    sendJsonError(res, 503, -32000, new SharedStateUnavailable(error).message);
+    sendUnavailable(res, new SharedStateUnavailable(error).message);
     return 'answered';
   }
 }

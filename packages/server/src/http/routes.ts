@@ -22,13 +22,16 @@ export interface RouteWriter {
 
 /**
  * Write `text`, the response to one request of `route` (`all`: the answer to every request of it, an
- * error for the POST as a whole). Returns the route's stream when that completed it.
+ * error for the POST as a whole). Returns the route's stream when that completed it. `retryAfter`: the
+ * response refuses the request for want of shared state (a POST awaiting this one JSON answer then
+ * gets it with 503 and Retry-After; a stream has sent its status already).
  */
 export function answerRoute(
   route: Route,
   text: string,
   writer: RouteWriter,
   all = false,
+  retryAfter?: number,
 ): SseStream | undefined {
   if (route instanceof SseStream) {
     route.pending = all ? 0 : route.pending - 1;
@@ -39,7 +42,7 @@ export function answerRoute(
   if (route instanceof JsonBatch && !all) route.add(text, writer.jsonHead);
   else {
     const res = route instanceof JsonBatch ? route.res : route;
-    if (writable(res)) sendJson(res, writer.jsonHead, text);
+    if (writable(res)) sendJson(res, writer.jsonHead, text, route === res ? retryAfter : undefined);
   }
   return undefined;
 }

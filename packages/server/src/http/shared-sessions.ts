@@ -1,13 +1,15 @@
 /**
  * Legacy sessions served by several processes: this process's side of the session registry and the
- * message router. It saves a session when its initialize is answered, restores a session it has
- * never seen from the registry, passes the client's answers and notifications to the process that
- * needs them, hands connection-wide messages to the process holding the GET stream, and ends every
- * copy of a session on DELETE. The process that last got a GET connection of a session holds its
+ * message router. It saves a session before its initialize is served (a session the registry did not
+ * take is refused, never acknowledged), restores a session it has never seen from the registry,
+ * passes the client's answers and notifications to the process that needs them, hands
+ * connection-wide messages to the process holding the GET stream, and ends every copy of a session
+ * on DELETE. The process that last got a GET connection of a session holds its
  * GET stream: it says so (a `held` message, and the registry's record), and a process that held it
  * before stops writing into a connection its client has left.
  */
 
+import { negotiateVersion } from '../core/protocol.js';
 import type { JsonRpcMessage } from '../transport/types.js';
 import { routeResponse } from './node-tags.js';
 import {
@@ -39,16 +41,18 @@ export interface SharedSessionsConfig {
 
 export class SharedSessions {
   readonly #config: SharedSessionsConfig;
-  readonly #initParams = new WeakMap<HttpServerTransport, Record<string, unknown>>();
   readonly #unsubscribe = new Map<HttpServerTransport, () => void>();
   readonly #restoring = new Map<string, Promise<HttpServerTransport | undefined>>();
   readonly #touched = new WeakMap<HttpServerTransport, number>();
+  /** The time processes agree on (the shared state's clock, else this process's). */
+  readonly #now: () => number;
   /** When each transport's GET connection arrived (its claim in the registry). */
   readonly #heldAt = new WeakMap<HttpServerTransport, number>();
   #holderCheck: ReturnType<typeof setInterval> | undefined;
 
   constructor(config: SharedSessionsConfig) {
     this.#config = config;
+    this.#now = config.state.now ?? Date.now;
   }
 
   /** What a transport of `sessionId` is given to serve the session with other processes. */
@@ -57,7 +61,6 @@ export class SharedSessions {
       nodeId: this.nodeId,
       isGone: this.isGone,
       elsewhere: (message: JsonRpcMessage) => this.elsewhere(sessionId, message),
-      onInitialized: this.onInitialized,
       onHold: this.onHold,
     };
   }
@@ -68,7 +71,7 @@ export class SharedSessions {
     const stream = transport.standaloneId;
     if (sessionId === undefined || stream === undefined) return;
     const taken = resumed === undefined ? {} : { stream: resumed.stream, after: resumed.through };
-    const at = Date.now();
+    const at = this.#now();
     this.#heldAt.set(transport, at);
     this.#background(async () => {
       await this.#config.state.registry.setHolder?.(sessionId, stream, at);
@@ -96,22 +99,6 @@ export class SharedSessions {
     return true;
   };
 
-  readonly onInitialized = (transport: HttpServerTransport): Promise<void> | undefined => {
-    const sessionId = transport.sessionId;
-    const initialize = this.#initParams.get(transport);
-    if (sessionId === undefined || initialize === undefined || transport.protocolVersion === undefined)
-      return undefined;
-    const principal = this.#config.ownerOf(transport);
-    const record: SessionRecord = {
-      protocolVersion: transport.protocolVersion,
-      initialize,
-      ...(principal === undefined ? {} : { principal }),
-    };
-    return Promise.resolve()
-      .then(() => this.#config.state.registry.save(sessionId, record, this.#config.ttlMs))
-      .catch((error: unknown) => this.#config.report(new SharedStateUnavailable(error)));
-  };
-
   /** A session now has a copy here: receive what other processes publish for it. */
   attach(transport: HttpServerTransport): void {
     const sessionId = transport.sessionId;
@@ -128,20 +115,28 @@ export class SharedSessions {
 
   /**
    * A request of the session arrived here: keep what the registry needs and push its expiry back.
-   * Only an initialize waits for shared state (rejecting with SharedStateUnavailable when it cannot
-   * be reached: the new session then closes here, and the client gets the error, not a session only
-   * this process knows); a session this process holds keeps working while shared state stalls, and
-   * its log level and expiry reach the registry when it answers.
+   * Only an initialize waits for shared state: the session is saved before it is served, and when
+   * the registry cannot be reached or refuses the write, the new session closes here and this rejects
+   * with SharedStateUnavailable (the client gets 503, not a session that no other process could
+   * find). A session this process holds keeps working while shared state is unavailable, and its log
+   * level and expiry reach the registry when it takes them again.
    */
   async noteRequest(transport: HttpServerTransport, message: JsonRpcMessage): Promise<void> {
     const sessionId = transport.sessionId;
     if (sessionId === undefined) return;
     const registry = this.#config.state.registry;
     if (message.method === 'initialize') {
-      this.#initParams.set(transport, (message.params ?? {}) as Record<string, unknown>);
+      const initialize = (message.params ?? {}) as Record<string, unknown>;
+      // Without a version the core refuses the initialize: there is no session to save.
+      if (typeof initialize.protocolVersion !== 'string') return;
+      const principal = this.#config.ownerOf(transport);
+      const record: SessionRecord = {
+        protocolVersion: negotiateVersion(initialize.protocolVersion),
+        initialize,
+        ...(principal === undefined ? {} : { principal }),
+      };
       try {
-        // Refuse now rather than open a session that no other process could ever find.
-        await registry.load(sessionId);
+        await registry.save(sessionId, record, this.#config.ttlMs);
       } catch (error) {
         await transport.close(false);
         throw new SharedStateUnavailable(error);
@@ -258,7 +253,7 @@ export class SharedSessions {
    * for connections older than one check (a younger one's claim may not be recorded yet).
    */
   #checkHolders(): void {
-    const settled = Date.now() - this.#config.holderCheckMs;
+    const settled = this.#now() - this.#config.holderCheckMs;
     const holding = [...this.#unsubscribe.keys()].filter(
       (t) => t.standaloneConnected && (this.#heldAt.get(t) ?? 0) < settled,
     );

@@ -78,11 +78,18 @@ export interface MessageRouter {
   isGone?(nodeId: string): Promise<boolean>;
 }
 
-/** Shared state could not be reached: the request that needed it fails with this message (HTTP 503). */
+/**
+ * Shared state could not be used: the request that needed it fails with this message (HTTP 503 with
+ * Retry-After). Either it could not be reached (it stalls, the connection is down), or it answered
+ * and refused to keep a write (a store's error with `refused: true`, such as Redis out of memory or a
+ * read-only replica); the message names which, and the store's own reason.
+ */
 export class SharedStateUnavailable extends Error {
   constructor(cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Service Unavailable: shared session state is unreachable (${reason})`, { cause });
+    const refused = (cause as { refused?: unknown } | null)?.refused === true;
+    const what = refused ? 'cannot be written' : 'is unreachable';
+    super(`Service Unavailable: shared session state ${what} (${reason})`, { cause });
   }
 }
 
@@ -90,6 +97,12 @@ export class SharedStateUnavailable extends Error {
 export interface SharedSessionState {
   readonly registry: SessionRegistry;
   readonly router: MessageRouter;
+  /**
+   * The time every process sharing this state agrees on (ms since epoch; `@entropic-mcp/redis`:
+   * Redis's), for the times one process records for others (when a GET stream was claimed).
+   * Default: this process's clock.
+   */
+  readonly now?: () => number;
 }
 
 /** A registry in this process's memory (handlers of one process sharing sessions). */

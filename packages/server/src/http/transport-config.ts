@@ -40,6 +40,4 @@ export interface HttpTransportConfig<T = unknown> {
    * replayed through `resumed.through`): other processes must stop writing to theirs.
    */
   readonly onHold?: (transport: T, resumed?: { readonly stream: string; readonly through: string }) => void;
-  /** The initialize answer is about to leave; a returned promise holds it back until it settles. */
-  readonly onInitialized?: (transport: T) => Promise<void> | undefined;
 }

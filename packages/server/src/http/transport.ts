@@ -7,6 +7,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { retryAfterOf } from '../core/errors.js';
 import { encodeJson } from '../core/raw-json.js';
 import type {
   JsonRpcMessage,
@@ -263,8 +264,9 @@ export class HttpServerTransport implements Transport {
       const route = this.#routes.get(id);
       if (route === undefined) return;
       this.#routes.delete(id);
-      if (id === this.#initId) this.#learnVersion(message, route);
-      const done = answerRoute(route, text, this.#writer);
+      if (id === this.#initId) this.#learnVersion(message);
+      const retryAfter = message.error === undefined ? undefined : retryAfterOf(message);
+      const done = answerRoute(route, text, this.#writer, false, retryAfter);
       if (done !== undefined) this.#streams.delete(done.id);
       this.#afterResponse();
       return;
@@ -378,13 +380,9 @@ export class HttpServerTransport implements Transport {
 
   readonly #hold = (stream: SseStream): void => this.#headHold.hold(stream);
 
-  #learnVersion(message: JsonRpcMessage, route: Route): void {
+  #learnVersion(message: JsonRpcMessage): void {
     const result = message.result as { protocolVersion?: unknown } | undefined;
-    if (typeof result?.protocolVersion !== 'string') return;
-    this.protocolVersion = result.protocolVersion;
-    const held = this.#config.onInitialized?.(this);
-    if (held !== undefined && route instanceof SseStream)
-      route.tail = (route.tail ?? Promise.resolve()).then(() => held);
+    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
   }
 
   /** Stateless transports live for one request: close once it is answered. */

@@ -7,7 +7,7 @@
  */
 
 import type { JsonRpcMessage } from '../../transport/types.js';
-import { ErrorCode, LocalError, McpError, type WireError } from '../errors.js';
+import { ErrorCode, LocalError, McpError, unavailable, type WireError } from '../errors.js';
 import type { InputRequest, PeerRequestOptions, RequestId } from '../handler-types.js';
 import type { ConnectionCore, MethodContext, Served } from '../host.js';
 import { levelRank, redact } from '../logging.js';
@@ -75,13 +75,7 @@ export class TaskRun implements ConnectionCore {
           this.#answer(task);
           return true;
         },
-        (error: unknown) =>
-          this.#refuse(
-            new McpError(
-              ErrorCode.InternalError,
-              `Internal error: the task could not be stored (${error instanceof Error ? error.message : String(error)})`,
-            ),
-          ),
+        (error: unknown) => this.#refuse(unavailable('the task could not be stored', error)),
       );
   }
 
