@@ -175,7 +175,7 @@ describe('sealed requestState', () => {
   });
 
   it('refuses an expired state', async () => {
-    const peer = await modernPeer(makeServer({ requestState: { ttlMs: 1 } }), CAPS);
+    const peer = await modernPeer(makeServer({ requestState: { ttlMs: 1, clockToleranceMs: 0 } }), CAPS);
     const state = (await firstRound(peer)).requestState;
     await new Promise((resolve) => setTimeout(resolve, 20));
     const r = await peer.modern('tools/call', {
@@ -213,5 +213,48 @@ describe('sealed requestState', () => {
     ).result as Record<string, unknown>;
     expect(onD.resultType).toBe('input_required');
     expect(Object.keys(onD.inputRequests as object).sort()).toEqual(['greeting', 'roots']);
+  });
+
+  describe('expiry between servers whose clocks differ', () => {
+    const key = 'a shared secret of enough length';
+    const MINUTE = 60_000;
+    /** The retry of a state sealed by a server `sealerAhead` ms ahead, on one `openerAhead` ms ahead. */
+    async function retry(sealer: ServerOptions, opener: ServerOptions) {
+      const sealing = makeServer({ ...sealer, requestState: { key, ttlMs: MINUTE, ...sealer.requestState } });
+      const state = (await firstRound(await modernPeer(sealing, CAPS))).requestState;
+      const opening = makeServer({ ...opener, requestState: { key, ttlMs: MINUTE, ...opener.requestState } });
+      return (await modernPeer(opening, CAPS)).modern('tools/call', {
+        name: 'greet',
+        arguments: {},
+        requestState: state,
+        inputResponses: { who: answers.who },
+      });
+    }
+    const ahead = (ms: number) => () => Date.now() + ms;
+
+    it('seal and open on ServerOptions.clock, so servers sharing a clock agree', async () => {
+      // A shared clock 10 minutes behind this machine's: the state's expiry is on it.
+      const shared = ahead(-10 * MINUTE);
+      const same = await retry({ clock: shared }, { clock: shared });
+      expect(same.result).toMatchObject({ resultType: 'input_required' });
+      const own = await retry({ clock: shared }, {});
+      expect((own.error as { message: string }).message).toMatch(/requestState expired at/);
+    });
+
+    it('tolerate clocks that differ by less than clockToleranceMs, refuse beyond it', async () => {
+      const within = await retry({}, { clock: ahead(MINUTE + 20_000) });
+      expect(within.result).toMatchObject({ resultType: 'input_required' });
+      const beyond = await retry({}, { clock: ahead(MINUTE + 40_000) });
+      expect((beyond.error as { message: string }).message).toMatch(/requestState expired at/);
+      const wider = await retry(
+        {},
+        { clock: ahead(MINUTE + 40_000), requestState: { clockToleranceMs: 60_000 } },
+      );
+      expect(wider.result).toMatchObject({ resultType: 'input_required' });
+    });
+
+    it('refuses a clockToleranceMs that is not a non-negative integer', () => {
+      expect(() => makeServer({ requestState: { clockToleranceMs: -1 } })).toThrow(/clockToleranceMs/);
+    });
   });
 });

@@ -58,6 +58,14 @@ export interface ServerOptions {
    * can run as one (`execution.taskSupport`); `false` refuses such tools.
    */
   tasks?: TaskOptions | false;
+  /**
+   * The time (ms since epoch) of every time this server writes for other processes to read: when a task
+   * was made and changed (and so when it expires), when a sealed `requestState` expires. Processes
+   * behind one endpoint must agree on it: give them the shared store's clock (`@entropic-mcp/redis`:
+   * `sharedState.now`, Redis's time), so that a process whose wall clock is wrong still agrees. Default
+   * `Date.now` (this process's clock; the in-memory task store keeps that clock too).
+   */
+  clock?: () => number;
 }
 
 export interface ResolvedOptions {
@@ -80,6 +88,7 @@ export interface ResolvedOptions {
   cache: ResolvedCache;
   requestState: RequestStateOptions;
   tasks: TaskOptions | false | undefined;
+  clock: () => number;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -118,5 +127,12 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     cache: resolveCache(options.cache),
     requestState: { ...options.requestState },
     tasks: options.tasks,
+    clock: clockOf(options.clock),
   };
+}
+
+function clockOf(clock: (() => number) | undefined): () => number {
+  if (clock === undefined) return Date.now;
+  if (typeof clock !== 'function') throw new TypeError('ServerOptions.clock must be a function returning ms');
+  return clock;
 }

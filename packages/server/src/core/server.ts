@@ -106,7 +106,7 @@ export class McpServer implements ServerHost {
     this.wireInfo = wireOf(info, ['instructions']);
     this.ownBus = this.options.subscriptionBus === undefined;
     this.bus = this.options.subscriptionBus ?? new InMemorySubscriptionBus();
-    this.sealer = new StateSealer(this.options.requestState);
+    this.sealer = new StateSealer(this.options.requestState, this.options.clock);
     for (const [id, settings] of Object.entries(this.options.extensions))
       this.extensions.declare(id, settings);
     this.scheduler = new Scheduler(
@@ -203,7 +203,7 @@ export class McpServer implements ServerHost {
         'a tool that runs as a task (execution.taskSupport) needs tasks, which ServerOptions.tasks: false turned off',
       );
     }
-    const tasks = new Tasks(this.taskOptions);
+    const tasks = new Tasks(this.taskOptions, this.options.clock);
     this.extensions.declare(TASKS_EXTENSION);
     addTaskMethods(this, tasks);
     this.extensions.listenFilters.set('taskIds', taskIdsFilter(tasks));

@@ -3,6 +3,13 @@
  * principal, an expiry and a digest of the request, authenticated with a MAC. The core does no
  * cryptography itself: the MAC is injected (the package entry installs HMAC-SHA256 from
  * node:crypto; `ServerOptions.requestState.mac` may pass any other, e.g. a WebCrypto one).
+ *
+ * Expiry across processes: a state is sealed by one process and may be opened by another, so its
+ * expiry is written and checked on the server's clock (`ServerOptions.clock`): with a shared store's
+ * clock (Redis's time, as `serve --redis` sets it) processes agree however wrong their own clocks
+ * are. Without one, a state is still accepted `clockToleranceMs` past its expiry, so that processes
+ * whose clocks differ by less agree; a larger skew makes a slow opener accept a state longer and a
+ * fast one refuse it as expired.
  */
 
 import { ErrorCode, LocalError, McpError } from '../errors.js';
@@ -30,6 +37,11 @@ export interface RequestStateOptions {
   mac?: Mac;
   /** How long a client may take to answer an input request. Default 600 000 (10 minutes). */
   ttlMs?: number;
+  /**
+   * How long past its expiry a state is still accepted (ms), for processes whose clocks differ and
+   * share no clock (`ServerOptions.clock`). Default 30 000.
+   */
+  clockToleranceMs?: number;
   /**
    * Who is calling, from the transport's auth value; state is refused for another principal.
    * Default: the principal key the transport computed (`ctx.principal`; none without auth).
@@ -67,7 +79,18 @@ export interface Caller {
 export class StateSealer {
   private mac: Mac | undefined;
 
-  constructor(private readonly options: RequestStateOptions) {}
+  private readonly toleranceMs: number;
+
+  /** `clock`: the time processes agree on (ServerOptions.clock), in ms since epoch. */
+  constructor(
+    private readonly options: RequestStateOptions,
+    private readonly clock: () => number = Date.now,
+  ) {
+    const tolerance = options.clockToleranceMs ?? 30_000;
+    if (!Number.isInteger(tolerance) || tolerance < 0)
+      throw new TypeError('ServerOptions.requestState.clockToleranceMs must be a non-negative integer (ms)');
+    this.toleranceMs = tolerance;
+  }
 
   private macOf(): Mac {
     if (this.mac === undefined) {
@@ -96,7 +119,7 @@ export class StateSealer {
       method,
       digest: await mac(`digest\n${method}\n${canonical(salient)}`),
       principal: await mac(`principal\n${this.principalOf(caller)}`),
-      expires: Date.now() + (this.options.ttlMs ?? 600_000),
+      expires: this.clock() + (this.options.ttlMs ?? 600_000),
       ...payload,
     };
     const body = JSON.stringify(sealed);
@@ -117,7 +140,8 @@ export class StateSealer {
     }
     const sealed = JSON.parse(body) as Sealed;
     if (sealed.v !== 1 || typeof sealed.expires !== 'number') throw refused('has an unknown layout');
-    if (Date.now() > sealed.expires) throw refused(`expired at ${new Date(sealed.expires).toISOString()}`);
+    if (this.clock() > sealed.expires + this.toleranceMs)
+      throw refused(`expired at ${new Date(sealed.expires).toISOString()}`);
     if (
       sealed.method !== method ||
       !sameText(sealed.digest, await mac(`digest\n${method}\n${canonical(salient)}`))

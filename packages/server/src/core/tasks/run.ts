@@ -96,7 +96,7 @@ export class TaskRun implements ConnectionCore {
         this.#end(
           new McpError(ErrorCode.RequestTimeout, `task ${this.taskId} expired (its TTL is ${task.ttlMs} ms)`),
         ),
-      this.#expiresAt - Date.now(),
+      this.#expiresAt - this.#tasks.clock(),
     );
     unref(this.#expiry);
   }
@@ -226,7 +226,7 @@ export class TaskRun implements ConnectionCore {
         await this.#change(change);
         return;
       } catch {
-        if (Date.now() + FINISH_RETRY_MS >= this.#expiresAt) return;
+        if (this.#tasks.clock() + FINISH_RETRY_MS >= this.#expiresAt) return;
         await delay(FINISH_RETRY_MS);
       }
     }

@@ -103,7 +103,14 @@ export class Tasks {
   /** The tasks this process runs. */
   readonly running = new Set<RunningTask>();
 
-  constructor(readonly options: ResolvedTaskOptions) {
+  /**
+   * `clock`: the time every process sharing the store agrees on (ServerOptions.clock): when a task was
+   * made and changed, and so when it ends.
+   */
+  constructor(
+    readonly options: ResolvedTaskOptions,
+    readonly clock: () => number = Date.now,
+  ) {
     this.#keep = {
       maxTasks: options.maxFinishedTasksPerPrincipal,
       maxBytes: options.maxFinishedBytesPerPrincipal,
@@ -133,7 +140,7 @@ export class Tasks {
 
   /** A new task of `owner`, not yet stored; `requestedTtlMs` is capped at `maxTtlMs`. */
   newTask(owner: string, era: Era, requestedTtlMs: number | undefined): StoredTask {
-    const now = Date.now();
+    const now = this.clock();
     const o = this.options;
     return {
       taskId: crypto.randomUUID(),
@@ -188,7 +195,7 @@ export class Tasks {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const record = await this.store.read(taskId);
       if (record === undefined) return undefined;
-      const next = advance(record.task, change, Date.now());
+      const next = advance(record.task, change, this.clock());
       if (next === undefined) return record.task;
       if (await this.store.write(next, record.version, this.#keep)) return next;
     }
