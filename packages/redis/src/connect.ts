@@ -32,6 +32,8 @@ export const DEFAULT_REDIS_TIMEOUT_MS = 3000;
 const MAX_RECONNECT_DELAY_MS = 1000;
 /** What ioredis's `commandTimeout` rejects with. */
 const IOREDIS_TIMEOUT = 'Command timed out';
+/** A refused write's reply (inside a script, Redis adds where: that part is left out). */
+const REFUSED = /^((?:OOM|READONLY) .*?)\.?(?: script: .*)?$/s;
 
 export class RedisUnavailableError extends Error {
   constructor(url: string, cause: unknown) {
@@ -46,6 +48,24 @@ export class RedisTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
     super(`Redis did not answer within ${timeoutMs} ms`);
     this.name = 'RedisTimeoutError';
+  }
+}
+
+/**
+ * Redis answered, and would not keep a write: it is out of memory (`maxmemory` reached under the
+ * `noeviction` policy: `OOM command not allowed …`) or a read-only replica (`READONLY …`, the address
+ * moved to a replica). Reads still work. The message is Redis's own reply, so logs and clients see why.
+ */
+export class RedisWriteRefusedError extends Error {
+  /** The reply's error code. */
+  readonly reason: 'OOM' | 'READONLY';
+  /** Read by the server's shared-state errors: Redis refused, it was not unreachable. */
+  readonly refused = true;
+
+  constructor(reply: string, cause: unknown) {
+    super(`Redis refused the write: ${reply}`, { cause });
+    this.name = 'RedisWriteRefusedError';
+    this.reason = reply.startsWith('OOM') ? 'OOM' : 'READONLY';
   }
 }
 
@@ -99,11 +119,22 @@ export function withinDeadline<T>(redis: Redis, pending: Promise<T>): Promise<T>
   });
 }
 
-/** `error`, or the `RedisTimeoutError` it stands for. */
+/**
+ * `error` as this package reports it: a missed deadline as `RedisTimeoutError`; a refused write as
+ * `RedisWriteRefusedError`; an aborted transaction (`EXECABORT`, which hides why) as the error of the
+ * first command Redis refused in it.
+ */
 export function explain(redis: Redis, error: unknown): unknown {
-  if (!(error instanceof Error) || error.message !== IOREDIS_TIMEOUT) return error;
-  const ms = redis.options.commandTimeout ?? DEFAULT_REDIS_TIMEOUT_MS;
-  return new RedisTimeoutError(ms);
+  if (!(error instanceof Error)) return error;
+  if (error.message === IOREDIS_TIMEOUT) {
+    const ms = redis.options.commandTimeout ?? DEFAULT_REDIS_TIMEOUT_MS;
+    return new RedisTimeoutError(ms);
+  }
+  const first = (error as { previousErrors?: unknown[] }).previousErrors?.[0];
+  if (error.message.startsWith('EXECABORT') && first !== undefined) return explain(redis, first);
+  const refusal = REFUSED.exec(error.message);
+  if (refusal !== null) return new RedisWriteRefusedError(refusal[1] as string, error);
+  return error;
 }
 
 /** The URL without its password, for messages. */

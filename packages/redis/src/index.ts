@@ -6,6 +6,7 @@ export {
   DEFAULT_REDIS_TIMEOUT_MS,
   RedisTimeoutError,
   RedisUnavailableError,
+  RedisWriteRefusedError,
 } from './connect.js';
 export type { RedisEventStoreOptions } from './event-store.js';
 export { RedisEventStore } from './event-store.js';

@@ -4,7 +4,9 @@
  * crashed, cut off from Redis) stops setting it, and the key expires. A process is taken for gone only
  * when its key is absent twice, two refresh intervals apart: after Redis comes back from a stall or a
  * restart (keys expired or lost meanwhile), every running process sets its key again within one
- * interval. A process that stops cleanly removes its key.
+ * interval. And only while the asking process's own key is there: a Redis that refuses writes (out of
+ * memory, a read-only replica) lets every key lapse, and then absence says nothing about a process.
+ * A process that stops cleanly removes its key.
  */
 
 import type { Redis } from 'ioredis';
@@ -45,8 +47,9 @@ export class NodeLiveness {
   }
 
   /**
-   * Whether the process `nodeId` is gone: its key absent now and again two refresh intervals later.
-   * Rejects when Redis cannot tell (the caller then presumes it running).
+   * Whether the process `nodeId` is gone: its key absent now and again two refresh intervals later,
+   * while this process's own key is there. Rejects when Redis cannot tell (unreachable, or not keeping
+   * this process's key either): the caller then presumes it running.
    */
   async isGone(nodeId: string): Promise<boolean> {
     if (await this.#exists(nodeId)) return false;
@@ -66,7 +69,15 @@ export class NodeLiveness {
     await withinDeadline(this.#redis, this.#redis.set(key, String(Date.now()), 'PX', this.#ttlMs));
   }
 
+  /** Whether `nodeId`'s key is there; rejects when this process's own key is not (Redis cannot tell). */
   async #exists(nodeId: string): Promise<boolean> {
-    return (await withinDeadline(this.#redis, this.#redis.exists(this.#keys.node(nodeId)))) === 1;
+    const own = this.#keys.node(this.#nodeId);
+    const [theirs, mine] = await withinDeadline(this.#redis, this.#redis.mget(this.#keys.node(nodeId), own));
+    if (theirs !== null) return true;
+    if (mine === null)
+      throw new Error(
+        `cannot tell whether process ${nodeId} runs: Redis does not hold this process's key either`,
+      );
+    return false;
   }
 }

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { FinishedLimits, StoredTask, TaskPage, TaskRecord, TaskStore } from '@entropic-mcp/server';
 import type { Redis } from 'ioredis';
 import { ChannelListeners } from './channel-listeners.js';
+import { withinDeadline } from './connect.js';
 import { isSafeId, Keys } from './keys.js';
 import { NodeLiveness } from './node-liveness.js';
 import { defineFinish, finish, ownerSets, TRIM_LUA } from './task-caps.js';
@@ -34,9 +35,12 @@ export interface RedisTaskStoreOptions {
 /**
  * KEYS: task, active set, owner's set, then the owner's other sets (task-caps.ts). ARGV: json, now,
  * expires at, limit, task id, node, node key prefix, task key prefix, created at. Drops the owner's
- * expired and orphaned entries first.
+ * expired and orphaned entries first. The `#!lua` line makes Redis refuse the whole script while it is
+ * out of memory (without it, the clean-up's writes let the rest through: a task stored whose every
+ * later write is refused).
  */
-const CREATE_LUA = `${TRIM_LUA}
+const CREATE_LUA = `#!lua
+${TRIM_LUA}
 local active = KEYS[2]
 trim({active = active, owned = KEYS[3], exp = KEYS[4], done = KEYS[5], sizes = KEYS[6], dropped = KEYS[7]}, ARGV[2])
 redis.call('ZREMRANGEBYSCORE', active, '-inf', ARGV[2])
@@ -139,19 +143,22 @@ export class RedisTaskStore implements TaskStore {
 
   async create(task: StoredTask, limit: number): Promise<boolean> {
     const owner = ownerDigest(task.owner);
-    const created = await this.#redis.emcpTaskCreate(
-      this.#keys.task(task.taskId),
-      this.#keys.activeTasksOf(owner),
-      ...ownerSets(this.#keys, owner),
-      JSON.stringify(task),
-      String(Date.now()),
-      String(task.createdAt + task.ttlMs),
-      String(limit),
-      task.taskId,
-      task.node,
-      this.#keys.nodePrefix,
-      this.#keys.taskPrefix,
-      String(task.createdAt),
+    const created = await withinDeadline(
+      this.#redis,
+      this.#redis.emcpTaskCreate(
+        this.#keys.task(task.taskId),
+        this.#keys.activeTasksOf(owner),
+        ...ownerSets(this.#keys, owner),
+        JSON.stringify(task),
+        String(Date.now()),
+        String(task.createdAt + task.ttlMs),
+        String(limit),
+        task.taskId,
+        task.node,
+        this.#keys.nodePrefix,
+        this.#keys.taskPrefix,
+        String(task.createdAt),
+      ),
     );
     return created === 1;
   }

@@ -16,6 +16,7 @@ describe('public surface', () => {
       'RedisTaskStore',
       'RedisTimeoutError',
       'RedisUnavailableError',
+      'RedisWriteRefusedError',
       'connectRedis',
       'createRedisSharedState',
     ]);
