@@ -1,5 +1,7 @@
 /** `@entropic-mcp/redis`: shared state for @entropic-mcp/server on Redis. */
 
+export type { RedisClockOptions } from './clock.js';
+export { RedisClock } from './clock.js';
 export type { RedisConnectOptions } from './connect.js';
 export {
   connectRedis,

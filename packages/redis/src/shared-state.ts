@@ -2,10 +2,12 @@
  * Everything a server process needs from Redis to share sessions and tasks, in one call: two
  * connections (commands, and subscriber mode), the event store, the session registry, the message
  * router, the subscription bus and the task store (with this process's liveness key), all under one
- * key prefix and one node id.
+ * key prefix and one node id; and Redis's clock (`now`, for the server's `clock` option), with this
+ * process's skew from it watched.
  */
 
 import type { SharedSessionState } from '@entropic-mcp/server/http';
+import { RedisClock, type RedisClockOptions } from './clock.js';
 import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { newNodeId, RedisMessageRouter } from './message-router.js';
@@ -24,6 +26,8 @@ export interface RedisSharedStateOptions extends RedisConnectOptions, RedisEvent
    */
   readonly nodeTtlMs?: number;
   readonly onError?: (error: Error) => void;
+  /** How this process's skew from Redis's clock is watched and reported (see RedisClock). */
+  readonly clock?: RedisClockOptions;
 }
 
 export interface RedisSharedState extends SharedSessionState {
@@ -32,6 +36,10 @@ export interface RedisSharedState extends SharedSessionState {
   readonly subscriptionBus: RedisSubscriptionBus;
   /** For the server's `tasks.store` option: tasks shared by every process. */
   readonly taskStore: RedisTaskStore;
+  /** Redis's clock as this process reads it, and this process's skew from it. */
+  readonly clock: RedisClock;
+  /** `clock.now`: for the server's `clock` option (and the shared sessions' claims). */
+  readonly now: () => number;
   /** Close both connections. */
   close(): Promise<void>;
 }
@@ -55,7 +63,9 @@ export async function createRedisSharedState(
   let router: RedisMessageRouter;
   let subscriptionBus: RedisSubscriptionBus;
   let taskStore: RedisTaskStore;
+  let clock: RedisClock;
   try {
+    clock = new RedisClock(commands, options.clock);
     liveness = new NodeLiveness(commands, { ...prefix, nodeId, ttlMs: options.nodeTtlMs });
     router = new RedisMessageRouter(commands, subscriber, {
       ...prefix,
@@ -75,8 +85,9 @@ export async function createRedisSharedState(
     subscriber.disconnect();
     throw error;
   }
-  await Promise.all([subscriptionBus.ready(), liveness.start(), taskStore.ready()]).catch(
+  await Promise.all([subscriptionBus.ready(), liveness.start(), taskStore.ready(), clock.start()]).catch(
     (error: unknown) => {
+      clock.stop();
       void liveness.stop().catch(() => {});
       commands.disconnect();
       subscriber.disconnect();
@@ -89,7 +100,10 @@ export async function createRedisSharedState(
     registry: new RedisSessionRegistry(commands, prefix),
     router,
     eventStore: new RedisEventStore(commands, options),
+    clock,
+    now: clock.now,
     async close() {
+      clock.stop();
       await taskStore.close();
       await liveness.stop().catch(() => {});
       await Promise.allSettled([commands.quit(), subscriber.quit()]);

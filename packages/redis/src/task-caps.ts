@@ -16,9 +16,14 @@ const TRIM_BATCH = 64;
 
 /**
  * Lua: `trim(k)` drops from the owner's sets (KEYS offsets in `k`) the tasks that expired by `now`, at
- * most TRIM_BATCH of them. Shared by the create and finish scripts.
+ * most TRIM_BATCH of them; `redis_now()` is Redis's clock in ms (expiry is never the asking process's
+ * clock). Shared by the create and finish scripts.
  */
 export const TRIM_LUA = `
+local function redis_now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local function trim(k, now)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', k.exp, '-inf', now, 'LIMIT', 0, ${TRIM_BATCH})) do
     for _, set in ipairs({k.exp, k.owned, k.active, k.done, k.dropped}) do redis.call('ZREM', set, id) end
@@ -32,8 +37,9 @@ end`;
 
 /**
  * KEYS: task, active, owned, exp, done, sizes, dropped. ARGV: json, version read, task id, channel, the
- * JSON without its outcome, now, max tasks, max bytes, task key prefix, expires at. Writes the finished
- * task if its version is still the one read, then keeps the owner within the caps.
+ * JSON without its outcome, (unused), max tasks, max bytes, task key prefix. Writes the finished task if
+ * its version is still the one read, then keeps the owner within the caps. Times are Redis's: now, and
+ * the task's expiry as its key holds it.
  */
 const FINISH_LUA = `${TRIM_LUA}
 local v = redis.call('HGET', KEYS[1], 'v')
@@ -41,7 +47,8 @@ if not v or v ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', tonumber(v) + 1, 's', ARGV[5])
 redis.call('ZREM', KEYS[2], ARGV[3])
 local k = {active = KEYS[2], owned = KEYS[3], exp = KEYS[4], done = KEYS[5], sizes = KEYS[6], dropped = KEYS[7]}
-trim(k, ARGV[6])
+local expires = redis.call('PEXPIRETIME', KEYS[1])
+trim(k, redis_now())
 local maxTasks, maxBytes = tonumber(ARGV[7]), tonumber(ARGV[8])
 local function drop(id, limit, value)
   local bytes = redis.call('HGET', k.sizes, id)
@@ -86,7 +93,7 @@ else
   end
 end
 for _, key in ipairs({k.done, k.sizes, k.dropped}) do
-  if redis.call('PEXPIRETIME', key) < tonumber(ARGV[10]) then redis.call('PEXPIREAT', key, ARGV[10]) end
+  if redis.call('PEXPIRETIME', key) < expires then redis.call('PEXPIREAT', key, expires) end
 end
 redis.call('PUBLISH', ARGV[4], ARGV[3])
 return 1`;
@@ -134,11 +141,10 @@ export async function finish(
     task.taskId,
     keys.taskChannel,
     JSON.stringify(bare),
-    String(Date.now()),
+    '',
     String(keep.maxTasks),
     String(keep.maxBytes),
     keys.taskPrefix,
-    String(task.createdAt + task.ttlMs),
   );
   return written === 1;
 }

@@ -33,17 +33,20 @@ export interface RedisTaskStoreOptions {
 }
 
 /**
- * KEYS: task, active set, owner's set, then the owner's other sets (task-caps.ts). ARGV: json, now,
- * expires at, limit, task id, node, node key prefix, task key prefix, created at. Drops the owner's
- * expired and orphaned entries first. The `#!lua` line makes Redis refuse the whole script while it is
- * out of memory (without it, the clean-up's writes let the rest through: a task stored whose every
- * later write is refused).
+ * KEYS: task, active set, owner's set, then the owner's other sets (task-caps.ts). ARGV: json, ttl ms,
+ * (unused), limit, task id, node, node key prefix, task key prefix, created at. Drops the owner's
+ * expired and orphaned entries first. Expiry is by Redis's clock (TIME), never the clock of the
+ * process asking: processes whose clocks disagree agree on when a task ends. The `#!lua` line makes
+ * Redis refuse the whole script while it is out of memory (without it, the clean-up's writes let the
+ * rest through: a task stored whose every later write is refused).
  */
 const CREATE_LUA = `#!lua
 ${TRIM_LUA}
 local active = KEYS[2]
-trim({active = active, owned = KEYS[3], exp = KEYS[4], done = KEYS[5], sizes = KEYS[6], dropped = KEYS[7]}, ARGV[2])
-redis.call('ZREMRANGEBYSCORE', active, '-inf', ARGV[2])
+local now = redis_now()
+local expires = now + tonumber(ARGV[2])
+trim({active = active, owned = KEYS[3], exp = KEYS[4], done = KEYS[5], sizes = KEYS[6], dropped = KEYS[7]}, now)
+redis.call('ZREMRANGEBYSCORE', active, '-inf', now)
 local count = 0
 for _, id in ipairs(redis.call('ZRANGE', active, 0, -1)) do
   local node = redis.call('HGET', ARGV[8] .. id, 'n')
@@ -55,12 +58,12 @@ for _, id in ipairs(redis.call('ZRANGE', active, 0, -1)) do
 end
 if count >= tonumber(ARGV[4]) then return 0 end
 redis.call('HSET', KEYS[1], 'd', ARGV[1], 'v', 1, 'n', ARGV[6])
-redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-redis.call('ZADD', active, ARGV[3], ARGV[5])
+redis.call('PEXPIREAT', KEYS[1], expires)
+redis.call('ZADD', active, expires, ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[9], ARGV[5])
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[5])
+redis.call('ZADD', KEYS[4], expires, ARGV[5])
 for _, key in ipairs({active, KEYS[3], KEYS[4]}) do
-  if redis.call('PEXPIRETIME', key) < tonumber(ARGV[3]) then redis.call('PEXPIREAT', key, ARGV[3]) end
+  if redis.call('PEXPIRETIME', key) < expires then redis.call('PEXPIREAT', key, expires) end
 end
 return 1`;
 
@@ -150,8 +153,8 @@ export class RedisTaskStore implements TaskStore {
         this.#keys.activeTasksOf(owner),
         ...ownerSets(this.#keys, owner),
         JSON.stringify(task),
-        String(Date.now()),
-        String(task.createdAt + task.ttlMs),
+        String(task.ttlMs),
+        '',
         String(limit),
         task.taskId,
         task.node,

@@ -3,13 +3,14 @@
  * for the command, in the OpenTelemetry database conventions, arguments never recorded) under whatever span is
  * active when the command is sent, and `mcp.redis.command.failures` counting the commands that failed. One
  * place: the client's `sendCommand`, which every command and pipeline passes through. With no SDK registered
- * a command costs one global lookup.
+ * a command costs one global lookup. And `mcp.redis.clock.skew`, this process's clock minus Redis's (clock.ts).
  */
 import {
   type Counter,
   createNoopMeter,
   type MeterProvider,
   metrics,
+  type ObservableResult,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -101,4 +102,29 @@ export function observeRedis(client: Redis): void {
     return result;
   };
   (client as unknown as { sendCommand: SendCommand }).sendCommand = observed;
+}
+
+/** The skews of the running clocks (one per shared state; a process normally has one). */
+const skews = new Set<() => number>();
+let skewProvider: MeterProvider | undefined;
+
+function observeSkews(result: ObservableResult): void {
+  for (const read of skews) result.observe(read());
+}
+
+/** Export `read()` (seconds) as `mcp.redis.clock.skew` until the returned function is called. */
+export function watchClockSkew(read: () => number): () => void {
+  const now = metrics.getMeterProvider();
+  if (now !== skewProvider) {
+    skewProvider = now;
+    now
+      .getMeter(SCOPE)
+      .createObservableGauge('mcp.redis.clock.skew', {
+        description: "This process's wall clock minus the Redis server's (negative: this process is behind)",
+        unit: 's',
+      })
+      .addCallback(observeSkews);
+  }
+  skews.add(read);
+  return () => skews.delete(read);
 }

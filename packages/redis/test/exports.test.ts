@@ -9,6 +9,7 @@ describe('public surface', () => {
     const main = await import('@entropic-mcp/redis');
     expect(Object.keys(main).sort()).toEqual([
       'DEFAULT_REDIS_TIMEOUT_MS',
+      'RedisClock',
       'RedisEventStore',
       'RedisMessageRouter',
       'RedisSessionRegistry',
@@ -26,6 +27,7 @@ describe('public surface', () => {
     const main = await import('@entropic-mcp/redis');
     const dts = fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
     expect(typeOnlyExports(dts, main)).toEqual([
+      'RedisClockOptions',
       'RedisConnectOptions',
       'RedisEventStoreOptions',
       'RedisMessageRouterOptions',
