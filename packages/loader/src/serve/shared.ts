@@ -1,8 +1,9 @@
 /**
  * What `serve --redis` adds: one connection set to Redis shared by the event store, the session
  * registry, the message router, the subscription bus and the task store, and the MRTR sealing key
- * from the config, so that any process behind the load balancer can serve any request; it warns
- * about what such a deployment lacks (a shared sealing key, a trusted proxy). Task limits
+ * from the config, so that any process behind the load balancer can serve any request, on Redis's
+ * clock; it warns about what such a deployment lacks (a shared sealing key, a trusted proxy) and about
+ * a clock that disagrees with Redis's. Task limits
  * (`mcp.tasks`) apply with or without Redis.
  */
 
@@ -11,7 +12,7 @@ import type { ServeHttpOptions } from '@entropic-mcp/server/http';
 import type { ServePlan } from './config/plan.js';
 
 export interface SharedServe {
-  readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState' | 'tasks'>;
+  readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState' | 'tasks' | 'clock'>;
   readonly http: Pick<ServeHttpOptions, 'sharedSessions' | 'eventStore'>;
   close(): Promise<void>;
 }
@@ -64,6 +65,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
       ...(plan.redisTimeoutMs === undefined ? {} : { timeoutMs: plan.redisTimeoutMs }),
       onError: (error) => report(`entropic-mcp serve: redis: ${error.message}\n`),
       ...(plan.nodeTimeoutMs === undefined ? {} : { nodeTtlMs: plan.nodeTimeoutMs }),
+      clock: { onSkew: (message) => report(`entropic-mcp serve: warning: redis: ${message}\n`) },
     });
     // The URL as given: the report masks its password, as it masks every secret serve was given.
     report(`entropic-mcp serve: shared state on Redis at ${plan.redis}\n`);
@@ -72,6 +74,8 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
         ...requestState,
         subscriptionBus: shared.subscriptionBus,
         tasks: { ...tasks, store: shared.taskStore },
+        // Times other processes read (task times, sealed requestState expiry) are on Redis's clock.
+        clock: shared.now,
       },
       http: { sharedSessions: shared, eventStore: shared.eventStore },
       close: () => shared.close(),

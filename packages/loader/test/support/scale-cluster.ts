@@ -36,6 +36,11 @@ export interface ScaleClusterOptions {
   readonly args?: readonly string[];
   /** More lines of the shared config file under `mcp:` (indented by two spaces already). */
   readonly mcp?: readonly string[];
+  /** More `serve` arguments and environment of node `i` alone (a clock moved with libfaketime, …). */
+  readonly perNode?: (i: number) => {
+    readonly args?: readonly string[];
+    readonly env?: Readonly<Record<string, string>>;
+  };
 }
 
 export async function startScaleCluster(
@@ -61,6 +66,11 @@ export async function startScaleCluster(
     '127.0.0.1',
     ...(options.args ?? []),
   ];
+  const startNode = (i: number, listen?: string): Promise<HttpServer> => {
+    const own = options.perNode?.(i) ?? {};
+    const env = own.env === undefined ? undefined : { ...own.env };
+    return startHttp([...args, ...(own.args ?? [])], undefined, listen, env);
+  };
   let proxy: HaproxyProcess | undefined;
   const stop = async (): Promise<void> => {
     await proxy?.stop();
@@ -70,7 +80,7 @@ export async function startScaleCluster(
   };
   try {
     if (ECHO_PLUGIN !== undefined) args.push('--plugin', ECHO_PLUGIN);
-    nodes.push(...(await Promise.all(Array.from({ length: count }, () => startHttp(args)))));
+    nodes.push(...(await Promise.all(Array.from({ length: count }, (_, i) => startNode(i)))));
     proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
   } catch (error) {
     await stop();
@@ -99,7 +109,7 @@ export async function startScaleCluster(
       const old = nodes[i] as HttpServer;
       if (old.child.exitCode === null && old.child.signalCode === null)
         throw new Error(`node${i} is still running`);
-      nodes[i] = await startHttp(args, undefined, new URL(old.url).host);
+      nodes[i] = await startNode(i, new URL(old.url).host);
     },
     stop,
   };
