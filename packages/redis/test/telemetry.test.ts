@@ -1,12 +1,12 @@
 /**
  * Redis commands of the scale-out mode as OpenTelemetry sees them: a CLIENT span per command under the span
  * active when it was sent (the database conventions' names, no arguments), and failures counted, on a real
- * redis-server (one stopped mid-way for the failure).
+ * redis-server (one stopped mid-way for the failure); and the clock skew the shared state measures.
  */
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installOtel } from '../../server/test/support/otel.js';
-import { connectRedis } from '../src/index.js';
+import { connectRedis, createRedisSharedState } from '../src/index.js';
 import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 const otel = installOtel();
@@ -52,5 +52,20 @@ describe('Redis commands in telemetry', () => {
     expect(count('HGET')).toBe(1);
     expect(count('GET')).toBe(1);
     redis.disconnect();
+  });
+
+  it("exports this process's clock skew from Redis's, as the shared state's clock measured it", async () => {
+    const clockServer = await startRedis();
+    const shared = await createRedisSharedState(clockServer.url);
+    try {
+      const points = await otel.points('mcp.redis.clock.skew');
+      expect(points).toHaveLength(1);
+      // Both clocks are this machine's: the skew is the measurement's error only.
+      expect(Math.abs(points[0]?.value as number)).toBeLessThan(1);
+      expect(points[0]?.value).toBe(shared.clock.skewMs / 1000);
+    } finally {
+      await shared.close();
+      await clockServer.stop();
+    }
   });
 });
