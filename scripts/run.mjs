@@ -47,7 +47,7 @@ function ensurePnpm() {
 }
 
 // What the test suite runs besides Node (real Redis and HAProxy, valgrind, abigail-tools for the ABI gate, musl
-// for the loader's musl prebuild), as command and Debian package.
+// for the loader's musl prebuild, libfaketime for clock-skew tests), as command and Debian package.
 const TEST_TOOLS = [
   ['abidw', 'abigail-tools'],
   ['valgrind', 'valgrind'],
@@ -57,6 +57,7 @@ const TEST_TOOLS = [
   ['redis-server', 'redis-server'],
   ['haproxy', 'haproxy'],
   ['prometheus', 'prometheus'],
+  ['faketime', 'faketime'],
 ];
 
 function have(command) {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import {
   type ScaleCluster,
+  type ScaleClusterOptions,
   startScaleCluster,
 } from '../../../../packages/loader/test/support/scale-cluster.js';
 import { tempDir } from '../../../../packages/loader/test/support/serve-helpers.js';
@@ -37,7 +38,14 @@ export interface ChaosCluster {
   stop(): Promise<void>;
 }
 
-export async function startChaosCluster(extraArgs: readonly string[] = []): Promise<ChaosCluster> {
+/**
+ * `extraArgs`: more `serve` arguments for every process; `more`: more config lines (`mcp`) and one
+ * process's own arguments and environment (`perNode`).
+ */
+export async function startChaosCluster(
+  extraArgs: readonly string[] = [],
+  more: Pick<ScaleClusterOptions, 'mcp' | 'perNode'> = {},
+): Promise<ChaosCluster> {
   const root = tempDir('chaos');
   const token = () => randomBytes(24).toString('base64url');
   const tokens: Tokens = { load: token(), second: token(), abandon: token() };
@@ -46,7 +54,7 @@ export async function startChaosCluster(extraArgs: readonly string[] = []): Prom
   const args = ['--auth-token-file', tokenFile, '--tools-module', CHAOS_TOOLS, '--root', root];
   // Keep-alive comments every second: abandoned streams are found within seconds, not the default 15 s.
   args.push('--sse-keep-alive', '1000', ...extraArgs);
-  const scale = await startScaleCluster(3, { args });
+  const scale = await startScaleCluster(3, { ...more, args });
   const proxy = await startCutProxy(scale.proxy.port);
   const redis = new Redis(scale.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   redis.on('error', () => {});
