@@ -1,9 +1,9 @@
 /**
  * A Redis that answers reads and refuses writes (out of memory, or a read-only replica behind the
- * address): two processes' worth of handlers share it. No session, task or GET stream claim is
- * acknowledged unless its write succeeded: a new session is refused with 503, Retry-After and the Redis
- * error by name; a task is refused the same way; a session a process holds keeps working there; no live
- * process is taken for gone because its liveness key could not be written; the log names the refusal.
+ * address): two processes' worth of handlers share it. No session or task is acknowledged unless its
+ * write succeeded: a new session is refused with 503, Retry-After and the Redis error by name; a task
+ * is refused the same way; a session a process holds keeps working there; no live process is taken for
+ * gone because its liveness key could not be written; the log names the refusal.
  */
 
 import type { Redis } from 'ioredis';
