@@ -327,6 +327,19 @@ export class McpServer implements ServerHost {
     }
   }
 
+  /** Tasks this process runs now (their handlers have not ended), in both eras. */
+  get runningTasks(): number {
+    return this.tasks?.running.size ?? 0;
+  }
+
+  /**
+   * Mark every task this process runs failed, saying the server shut down, and stop their handlers
+   * (a shutdown after the drain grace). Resolves with how many there were, once the store has them.
+   */
+  endTasks(): Promise<number> {
+    return this.tasks?.endAll() ?? Promise.resolve(0);
+  }
+
   onClosing(fn: () => void): () => void {
     this.closingHooks.add(fn);
     return () => this.closingHooks.delete(fn);

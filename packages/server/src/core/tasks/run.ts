@@ -121,11 +121,14 @@ export class TaskRun implements ConnectionCore {
     return this.#origin;
   }
 
-  /** The server is closing: the task fails, saying why, and the handler is stopped. */
-  shutdown(): void {
+  /**
+   * The server is closing: the task fails, saying why (written before the handler is stopped, so that
+   * the handler's own end cannot write another outcome first), and the handler is stopped.
+   */
+  async shutdown(): Promise<void> {
     const message = 'Task failed: the server shut down before the task finished';
     const error = { code: ErrorCode.InternalError, message };
-    void this.#change({ type: 'finish', status: 'failed', error, statusMessage: message }).catch(
+    await this.#change({ type: 'finish', status: 'failed', error, statusMessage: message }).catch(
       () => undefined,
     );
     this.#end(new LocalError('CLOSED', message));

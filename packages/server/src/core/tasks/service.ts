@@ -62,7 +62,7 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
 export interface RunningTask {
   readonly owner: string;
   readonly origin: unknown;
-  shutdown(): void;
+  shutdown(): Promise<void>;
   abandon(): void;
 }
 
@@ -212,9 +212,19 @@ export class Tasks {
     }
   }
 
+  /**
+   * Every task this process runs fails, saying the server shut down (written to the store before its
+   * handler is stopped). Resolves with how many there were, once every outcome is written.
+   */
+  async endAll(): Promise<number> {
+    const runs = [...this.running];
+    await Promise.all(runs.map((run) => run.shutdown()));
+    return runs.length;
+  }
+
   /** End every task this process runs (the server is closing), then let the store go. */
   async close(): Promise<void> {
-    for (const run of [...this.running]) run.shutdown();
+    await this.endAll();
     this.#stop();
     if (this.#ownStore) await this.store.close?.();
   }
