@@ -33,6 +33,7 @@ describe('public surface of @entropic-mcp/server/http', () => {
       'EventStore',
       'Flushable',
       'HttpAuthOptions',
+      'HttpCloseOptions',
       'HttpServerHandle',
       'HttpTransportConfig',
       'McpHttpHandler',

@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ConnectableServer, createMcpHttpHandler } from '../http/handler.js';
+import { type ConnectableServer, createMcpHttpHandler, type HttpCloseOptions } from '../http/handler.js';
 import type { McpHttpHandlerOptions } from '../http/options.js';
 import { viewOf } from './request.js';
 import { ResponseSink } from './response.js';
@@ -22,8 +22,10 @@ export interface FetchHandler {
   (request: Request): Promise<Response>;
   /** Sessions currently open (always 0 in stateless mode once requests are answered). */
   readonly sessionCount: number;
-  /** Close every session and stop the idle sweep. */
-  close(): Promise<void>;
+  /** Whether a drain began (`close` with `graceMs`): a health check should fail. */
+  readonly draining: boolean;
+  /** Close every session and stop the idle sweep, after a drain of `graceMs` (see `McpHttpHandler.close`). */
+  close(options?: HttpCloseOptions): Promise<void>;
 }
 
 export function createFetchHandler(server: ConnectableServer, options?: FetchHandlerOptions): FetchHandler {
@@ -39,6 +41,7 @@ export function createFetchHandler(server: ConnectableServer, options?: FetchHan
     return sink.response;
   }) as FetchHandler;
   Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
-  handler.close = () => endpoint.close();
+  Object.defineProperty(handler, 'draining', { get: () => endpoint.draining });
+  handler.close = (options) => endpoint.close(options);
   return handler;
 }

@@ -5,52 +5,34 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { missingScopes, type ScopedTools } from '../auth/scopes.js';
+import { missingScopes } from '../auth/scopes.js';
 import { BATCH_REFUSALS, checkBatch } from '../core/batch-rules.js';
 import { SUPPORTED_PROTOCOL_VERSIONS as SUPPORTED_VERSIONS } from '../core/protocol.js';
-import type { JsonRpcMessage, MessageContext, RequestId, Transport } from '../transport/types.js';
+import type { JsonRpcMessage, MessageContext, RequestId } from '../transport/types.js';
 import { REFUSED, refuseScope, runAuth } from './auth.js';
 import { BodyConsumedError, BodyTooLargeError, readMessage } from './body.js';
 import { type Caller, callerOf } from './caller.js';
 import { ClientLimits } from './client-limits.js';
+import { Drain } from './drain.js';
 import { httpEra } from './era.js';
 import { MemoryEventStore } from './event-store.js';
 import { frontDoor } from './front-door.js';
 import { accepts, checkPostHeaders, checkProtocolVersion, type Refusal } from './guards.js';
+import type { ConnectableServer, McpHttpHandler } from './handler-types.js';
 import { HeadHold } from './head-hold.js';
 import { KeepAlive } from './keep-alive.js';
+import { lostRequestError } from './lost.js';
 import { type Kind, messageKind } from './message-kind.js';
+import { ModernCalls, parseCallToken } from './modern-calls.js';
 import { nodeView, postModern } from './modern-post.js';
-import { type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
+import { count, type McpHttpHandlerOptions, resolveHandlerOptions } from './options.js';
 import { sendJsonError, sendUnavailable } from './reply.js';
 import { SessionTable } from './sessions.js';
 import { SharedSessions } from './shared-sessions.js';
 import { SharedStateUnavailable } from './shared-state.js';
 import { HttpServerTransport } from './transport.js';
 
-/** What the handler needs of a server: one call that binds a transport to it as a new session. */
-export interface ConnectableServer extends ScopedTools {
-  connect(
-    transport: Transport,
-    options?: { allowUninitialized?: boolean; ephemeral?: boolean },
-  ): Promise<unknown>;
-  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
-  readonly tools?: {
-    get(
-      name: string,
-    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
-  };
-}
-
-export interface McpHttpHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
-  /** Sessions currently open (always 0 in stateless mode once requests are answered). */
-  readonly sessionCount: number;
-  /** The transport of a session, for server-side control such as `closeRequestStream`. */
-  session(sessionId: string): HttpServerTransport | undefined;
-  /** Close every session and stop the idle sweep. */
-  close(): Promise<void>;
-}
+export type { ConnectableServer, HttpCloseOptions, McpHttpHandler } from './handler-types.js';
 
 export function createMcpHttpHandler(
   server: ConnectableServer,
@@ -84,7 +66,10 @@ export function createMcpHttpHandler(
   };
   const report = (error: unknown): void =>
     opts.onError?.(error instanceof Error ? error : new Error(String(error)));
-  const modernOptions = { jsonResponse: opts.jsonResponse, keepAlive, report };
+  const drain = new Drain();
+  const nodeId = opts.sharedSessions?.router.nodeId ?? crypto.randomUUID().slice(0, 8);
+  const calls = new ModernCalls(nodeId, shared?.isGone);
+  const modernOptions = { jsonResponse: opts.jsonResponse, keepAlive, report, calls };
 
   const newTransport = (sessionId: string | undefined): HttpServerTransport =>
     new HttpServerTransport({
@@ -128,6 +113,7 @@ export function createMcpHttpHandler(
         if (error instanceof BodyConsumedError) return sendJsonError(res, 400, -32000, error.message);
         return sendJsonError(res, 400, -32700, 'Parse error: the body is not valid JSON');
       }
+      if (!drain.admits(message)) return drain.refuse(res);
       if (httpEra(nodeView(req), message) === 'modern') {
         if (opts.auth !== undefined && lacksScope(req, res, message, auth)) return;
         return await postModern(server, req, res, message, caller, modernOptions);
@@ -299,9 +285,22 @@ export function createMcpHttpHandler(
     if (!accepts(req.headers.accept, 'text/event-stream')) {
       return sendJsonError(res, 406, -32000, 'Not Acceptable: the Accept header must list text/event-stream');
     }
+    const lastEventId = req.headers['last-event-id'];
+    const sessionId = req.headers['mcp-session-id'];
+    if (sessionId === undefined && parseCallToken(lastEventId as string | undefined) !== undefined) {
+      if (drain.draining && !calls.isHere(lastEventId as string)) return drain.refuse(res);
+      return calls.resume(req, res, principal);
+    }
     const version = checkProtocolVersion(req, SUPPORTED_VERSIONS);
     if (typeof version === 'object') return refuse(res, version);
-    const transport = await existing(res, req.headers['mcp-session-id'], principal);
+    if (drain.draining) {
+      // Only a resumption of a call running here finishes work: any other stream is taken elsewhere.
+      const here = typeof sessionId === 'string' ? sessions.owned(sessionId, principal) : undefined;
+      const stream =
+        typeof lastEventId === 'string' ? lastEventId.slice(0, lastEventId.lastIndexOf('.')) : '';
+      if (here?.carriesCall(stream) !== true) return drain.refuse(res);
+    }
+    const transport = await existing(res, sessionId, principal);
     if (transport !== undefined) await transport.openStream(req, res);
   }
 
@@ -360,12 +359,23 @@ export function createMcpHttpHandler(
   }) as McpHttpHandler;
 
   Object.defineProperty(handler, 'sessionCount', { get: () => sessions.size });
+  Object.defineProperty(handler, 'draining', { get: () => drain.draining });
   handler.session = (sessionId: string) => sessions.get(sessionId);
-  handler.close = () => {
-    headHold.release();
-    keepAlive.release();
-    return sessions.closeAll();
-  };
+  const lost = (id: RequestId): JsonRpcMessage => JSON.parse(lostRequestError(id, nodeId, 'stopped'));
+  handler.close = (options = {}) =>
+    drain.run(count(options.graceMs, 0, 'graceMs'), {
+      busy: () => sessions.all().reduce((n, t) => n + t.inFlight, calls.busy + (server.runningTasks ?? 0)),
+      endTasks: () => server.endTasks?.() ?? Promise.resolve(0),
+      answerLeft: async () => {
+        await Promise.all(sessions.all().map((transport) => transport.answerPending(lost)));
+        await calls.answerLeft();
+      },
+      closeAll: () => {
+        headHold.release();
+        keepAlive.release();
+        return sessions.closeAll(false);
+      },
+    });
   return handler;
 }
 

@@ -10,7 +10,7 @@ export type {
   StoredEvent,
 } from './event-store.js';
 export { MemoryEventStore } from './event-store.js';
-export type { ConnectableServer, McpHttpHandler } from './handler.js';
+export type { ConnectableServer, HttpCloseOptions, McpHttpHandler } from './handler.js';
 export { createMcpHttpHandler } from './handler.js';
 export type { Flushable } from './head-hold.js';
 export { HeadHold } from './head-hold.js';

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classify, Kind } from '../core/envelope.js';
 import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
 import type { KeepAlive } from './keep-alive.js';
+import type { ModernCalls } from './modern-calls.js';
 import { ModernExchange } from './modern-exchange.js';
 import { checkModernHeaders, type HeaderParam, headerParams } from './modern-headers.js';
 import { sendJsonError } from './reply.js';
@@ -29,6 +30,8 @@ export interface ModernPostOptions {
   readonly jsonResponse: boolean;
   readonly keepAlive: KeepAlive;
   readonly report: (error: unknown) => void;
+  /** The handler's 2026-07-28 calls: their tokens and outcomes, and the drain. */
+  readonly calls?: ModernCalls;
 }
 
 const paramsCache = new WeakMap<object, HeaderParam[]>();

@@ -13,8 +13,9 @@
  */
 
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, RequestId } from '../transport/types.js';
+import type { JsonRpcMessage } from '../transport/types.js';
 import type { EventStore, ReplayedEvents } from './event-store.js';
+import { lostRequestError } from './lost.js';
 import { nodeOfStream } from './node-tags.js';
 import { type Head, sendJsonError, sendUnavailable } from './reply.js';
 import { SharedStateUnavailable } from './shared-state.js';
@@ -119,14 +120,6 @@ export async function ownEventsAfter(
   const forwarded = new Set(stream.forwarded ?? []);
   const own = (found?.events ?? []).filter((event) => !forwarded.has(event.id));
   return own.map((event) => JSON.parse(event.data) as JsonRpcMessage);
-}
-
-/** The error answering a request whose process died before its answer was stored. */
-export function lostRequestError(id: RequestId, node: string): string {
-  const message =
-    `Request lost: the server process that was serving it (${node}) is gone and no answer was stored; ` +
-    'it was not retried, and it may or may not have taken effect';
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } });
 }
 
 /**

@@ -1,9 +1,14 @@
 /** A ready-made node:http listener around the MCP handler, with safe limits by default. */
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectionsInUse, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
-import { type ConnectableServer, createMcpHttpHandler, type McpHttpHandler } from './handler.js';
+import {
+  type ConnectableServer,
+  createMcpHttpHandler,
+  type HttpCloseOptions,
+  type McpHttpHandler,
+} from './handler.js';
 import { count, type McpHttpHandlerOptions } from './options.js';
 
 export interface ServeHttpOptions extends McpHttpHandlerOptions {
@@ -34,6 +39,12 @@ export interface ServeHttpOptions extends McpHttpHandlerOptions {
    * request). Default 256; 0 turns the limit off.
    */
   readonly maxConnectionsPerClient?: number;
+  /**
+   * Path of the readiness check for load balancers: `GET` answers 200 `{"status":"ready"}`, and 503
+   * `{"status":"draining"}` once `close` began a drain (no auth, no Host check; it says nothing else).
+   * Default `/healthz`; `false` turns it off.
+   */
+  readonly healthPath?: string | false;
 }
 
 export interface HttpServerHandle {
@@ -41,8 +52,12 @@ export interface HttpServerHandle {
   readonly url: string;
   readonly server: Server;
   readonly handler: McpHttpHandler;
-  /** Close every session and connection, then stop listening. */
-  close(): Promise<void>;
+  /**
+   * Stop: with `graceMs`, drain first (the health check fails, new work is refused with 503, the work in
+   * flight may finish; see `McpHttpHandler.close`); then close every session and connection and stop
+   * listening.
+   */
+  close(options?: HttpCloseOptions): Promise<void>;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -57,6 +72,9 @@ export async function serveHttp(
     ...options,
     dnsRebindingProtection: options.dnsRebindingProtection ?? LOOPBACK_HOSTS.has(host),
   });
+  const healthPath = options.healthPath ?? '/healthz';
+  if (healthPath !== false && !healthPath.startsWith('/'))
+    throw new TypeError(`http: healthPath must start with "/", got ${JSON.stringify(healthPath)}`);
   const headersTimeout = count(options.headersTimeout, 10_000, 'headersTimeout');
   const checkEvery = Math.min(1_000, Math.max(100, Math.floor(headersTimeout / 4)));
   const server = createServer(
@@ -69,6 +87,7 @@ export async function serveHttp(
     },
     (req, res) => {
       if (req.socket.timeout !== undefined && req.socket.timeout > 0) req.socket.setTimeout(0);
+      if (healthPath !== false && req.url === healthPath) return health(res, handler.draining);
       if (inUse.admit(req, res)) handler(req, res);
     },
   );
@@ -111,9 +130,9 @@ export async function serveHttp(
     url,
     server,
     handler,
-    close() {
+    close(closeOptions) {
       closing ??= (async () => {
-        await handler.close();
+        await handler.close(closeOptions);
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await stopped;
@@ -121,4 +140,15 @@ export async function serveHttp(
       return closing;
     },
   };
+}
+
+/** The readiness answer: ready until a drain began. */
+function health(res: ServerResponse, draining: boolean): void {
+  const body = draining ? '{"status":"draining"}' : '{"status":"ready"}';
+  res.writeHead(draining ? 503 : 200, {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
 }

@@ -56,9 +56,15 @@ export class SessionTable {
     }
   }
 
-  async closeAll(): Promise<void> {
+  /** Every transport of the table, for a shutdown. */
+  all(): HttpServerTransport[] {
+    return [...this.#byId.values()];
+  }
+
+  /** Close every session here; a shutdown keeps their event logs (`forgetEvents: false`). */
+  async closeAll(forgetEvents = true): Promise<void> {
     const all = [...this.#byId.values()];
-    await Promise.allSettled(all.map((transport) => transport.close()));
+    await Promise.allSettled(all.map((transport) => transport.close(forgetEvents)));
     if (this.#sweep !== undefined) clearInterval(this.#sweep);
     this.#sweep = undefined;
   }

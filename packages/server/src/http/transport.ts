@@ -1,9 +1,8 @@
 /**
- * The server side of one Streamable HTTP session (or of one request, in stateless mode). The HTTP
- * handler validates each request and hands it here; this class routes every outgoing message to the
- * one stream it belongs to: a response to the POST that carried its request, a request-related
- * notification or server→client request to that POST's SSE stream, anything else to the standalone
- * stream a GET opened. Nothing here is shared between sessions.
+ * The server side of one Streamable HTTP session (or of one request, in stateless mode), handed each
+ * checked request by the handler. It routes every outgoing message to the one stream it belongs to: a
+ * response to its request's POST, a request-related notification or server→client request to that
+ * POST's SSE stream, anything else to the standalone stream a GET opened. Nothing is shared between sessions.
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -53,7 +52,7 @@ export class HttpServerTransport implements Transport {
   #standalone: SseStream | undefined;
   #streamSeq = 0;
   #initId: RequestId | undefined;
-  /** Ids of the POST whose messages are being handed to the core right now. */
+  /** Ids of the POST whose messages are handed to the core right now. */
   #delivering: RequestId[] | undefined;
   #closed = false;
 
@@ -227,10 +226,9 @@ export class HttpServerTransport implements Transport {
   }
 
   /**
-   * Another process holds this session's GET stream now: close the connection here (its client left
-   * it). When that process resumed this one's GET stream through event `after`, the messages raised
-   * here and stored after it (written into the connection the client had left) are returned, to be
-   * passed on to it; those other processes raised are not (it got them itself).
+   * Another process holds this session's GET stream now: close the connection here. When it resumed this
+   * one's GET stream through event `after`, the messages raised here and stored after it are returned, to
+   * be passed on to it (those other processes raised are not: it got them itself).
    */
   async releaseStandalone(stream?: string, after?: string): Promise<JsonRpcMessage[]> {
     const standalone = this.#standalone;
@@ -251,8 +249,7 @@ export class HttpServerTransport implements Transport {
       return;
     }
     if (this.#config.nodeId !== undefined) message = tagOutgoing(message, this.#config.nodeId);
-    // Written as text before any route is touched: a message that cannot be serialised (a BigInt, a
-    // cycle) throws here, and the error that answers its request in its place still finds the route.
+    // As text first: an unserialisable message throws here, and the error answering it still finds the route.
     const text = encodeJson(message);
     const store = this.#config.eventStore;
     if (message.method === undefined && message.id === null && this.#delivering !== undefined) {
@@ -292,9 +289,8 @@ export class HttpServerTransport implements Transport {
   }
 
   /**
-   * Close the connection of the stream answering `requestId` (not the stream), telling the client to
-   * reconnect in `retryMs` and resume with `Last-Event-ID`. False when not possible (no such stream,
-   * JSON mode, no event store).
+   * Close the connection of the stream answering `requestId` (not the stream), telling the client to resume
+   * in `retryMs`. False when not possible (no such stream, JSON mode, no event store).
    */
   closeRequestStream(requestId: RequestId, retryMs = this.#config.retryMs): boolean {
     const route = this.#routes.get(requestId);
@@ -308,6 +304,19 @@ export class HttpServerTransport implements Transport {
     if (this.#standalone === undefined || this.#config.eventStore === undefined) return false;
     this.#standalone.detach(sseRetry(retryMs));
     return true;
+  }
+
+  /** Whether `streamId` is a POST stream of this session here whose requests still wait for answers. */
+  carriesCall(streamId: string): boolean {
+    const stream = this.#streams.get(streamId);
+    return stream !== undefined && !stream.standalone;
+  }
+
+  /** Answer every request still waiting here with `error(id)`, as any answer; resolves once stored. */
+  async answerPending(error: (id: RequestId) => JsonRpcMessage): Promise<void> {
+    const streams = [...new Set(this.#routes.values())].filter((r) => r instanceof SseStream);
+    for (const id of [...this.#routes.keys()]) this.send(error(id));
+    await Promise.all(streams.map((stream) => stream.tail));
   }
 
   /** End the session here; `forgetEvents: false` keeps its event log (another process serves it). */
@@ -338,10 +347,7 @@ export class HttpServerTransport implements Transport {
     }
   }
 
-  /**
-   * An error with id null while a POST is being delivered (its body as a whole was refused, such as
-   * a batch over a limit): it is the answer to all of that POST's requests.
-   */
+  /** An error with id null while a POST is delivered (its body as a whole was refused): all its requests' answer. */
   #answerWhole(text: string, ids: RequestId[]): void {
     const route = this.#routes.get(ids[0] as RequestId);
     for (const id of ids) this.#routes.delete(id);
@@ -363,7 +369,7 @@ export class HttpServerTransport implements Transport {
     return stream;
   }
 
-  /** Send the priming event (resumable sessions whose client understands empty data). */
+  /** The priming event (resumable sessions whose client understands empty data). */
   #prime(
     stream: SseStream,
     res: ServerResponse,
