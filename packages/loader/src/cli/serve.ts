@@ -12,7 +12,7 @@ import { createServeLog, type ServeLog } from '../serve/observe/log.js';
 import { OtelEnvError } from '../serve/observe/otel-env.js';
 import { whenParentGone } from '../serve/orphan.js';
 import { type ServeHandle, startServe } from '../serve/start.js';
-import { runWorkers, WORKER_INDEX_ENV } from '../serve/workers.js';
+import { runWorkers, WORKER_INDEX_ENV, type WorkerStop } from '../serve/workers.js';
 
 /** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
 const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
@@ -31,18 +31,24 @@ async function metricsAddress(args: ServeArgs): Promise<ServePlan['metrics']> {
   return resolveServePlan(args, file, process.cwd()).metrics;
 }
 
+/** The exit status of a process ended by `signal` (128 + its number). */
+function signalled(signal: string): number {
+  return 128 + (constants.signals[signal as 'SIGINT' | 'SIGTERM'] ?? 0);
+}
+
 /**
  * SIGINT/SIGTERM, listened for from before start-up. Until the server is up a signal ends the process at once
- * (exit 128 + signal number, plugin hosts die with it); afterwards it closes the server and the plugins first.
- * Listening early closes the gap between the start-up report and the shutdown handler.
+ * (exit 128 + signal number, plugin hosts die with it); afterwards the first one drains and closes the server
+ * and the plugins, and a second one exits at once. Listening early closes the gap between the start-up
+ * report and the shutdown handler.
  */
 function listenForSignals(): { onSignal: (stop: (why: string) => void) => void } {
   let stop = (why: string): void => {
     log.log('info', `${why} during start-up, exiting`);
-    process.exit(128 + (constants.signals[why as 'SIGINT' | 'SIGTERM'] ?? 0));
+    process.exit(signalled(why));
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   return {
     onSignal: (next) => {
       stop = next;
@@ -62,13 +68,23 @@ function untilShutdown(
   return new Promise((resolve) => {
     let done = false;
     const stop = (why: string) => {
-      if (done) return;
+      if (done) {
+        if (why !== 'SIGINT' && why !== 'SIGTERM') return;
+        log.log('warn', `${why} again: exiting at once; calls still in flight are lost`);
+        process.exit(signalled(why));
+      }
       done = true;
-      log.log('info', `${why}, closing plugins`);
+      const drain = stdio || why === 'stdin closed' ? 0 : handle.drainTimeoutMs;
+      log.log(
+        'info',
+        drain > 0
+          ? `${why}: draining for up to ${drain} ms (health check failing, new work refused; a second signal exits at once), then closing plugins`
+          : `${why}, closing plugins`,
+      );
       // Plugin hosts may be unreferenced handles: keep the loop alive until they are closed.
       const keepAlive = setInterval(() => {}, 1_000);
       handle
-        .close()
+        .close({ graceMs: drain })
         .then(
           () => 0,
           (error: unknown) => {
@@ -83,6 +99,15 @@ function untilShutdown(
     };
     signals.onSignal(stop);
     whenParentGone(() => stop('the parent process is gone'));
+    // A worker of `--workers`: the primary says when to drain and when to exit at once.
+    if (cluster.isWorker)
+      process.on('message', (message: Partial<WorkerStop> | null) => {
+        if (message?.stop === 'drain') stop('the primary is stopping');
+        else if (message?.stop === 'now') {
+          log.log('warn', 'the primary is stopping at once: exiting; calls still in flight are lost');
+          process.exit(signalled('SIGTERM'));
+        }
+      });
     if (stdio) void handle.ended.then(() => stop('stdin closed'));
   });
 }

@@ -49,8 +49,14 @@ export interface ServeHandle {
   readonly url?: string;
   /** Resolves when the transport ended by itself (stdio: stdin closed); HTTP never ends by itself. */
   readonly ended: Promise<void>;
-  /** Stops the transport, then closes every plugin. Idempotent. */
-  close(): Promise<void>;
+  /** The drain a signal asks for (`--drain-timeout`, `mcp.drain_timeout_ms`): `close({ graceMs })`. */
+  readonly drainTimeoutMs: number;
+  /**
+   * Stops the transport (HTTP: after a drain of `graceMs`, default none: the health check fails, new work
+   * is refused, calls and tasks in flight may finish, then what is left gets an error), then the server
+   * (tasks left fail), then every plugin. Idempotent.
+   */
+  close(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -191,7 +197,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       ...shared.server,
     },
   );
-  let stopTransport: () => Promise<void> | void = () => {};
+  let stopTransport: (graceMs: number) => Promise<void> | void = () => {};
   let url: string | undefined;
   let markEnded: () => void = () => {};
   let modules: LoadedToolsModule[] = [];
@@ -234,7 +240,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         ...(plan.sseKeepAliveMs === undefined ? {} : { keepAliveMs: plan.sseKeepAliveMs }),
       });
       url = http.url;
-      stopTransport = () => http.close();
+      stopTransport = (graceMs) => http.close({ graceMs });
     } else {
       // The process exits from `serve`'s own shutdown, after the plugins are closed.
       const session = await serveStdio(server, { exitOnClose: false, ...privateStdio });
@@ -268,11 +274,13 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   return {
     plugins,
     ended,
+    drainTimeoutMs: plan.drainTimeoutMs,
     ...(url === undefined ? {} : { url }),
-    close() {
+    close(closeOptions) {
       closing ??= (async () => {
         try {
-          await stopTransport();
+          await stopTransport(closeOptions?.graceMs ?? 0);
+          await server.close();
         } finally {
           await closeToolsModules(modules);
           await closeAll(plugins);

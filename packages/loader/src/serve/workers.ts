@@ -2,7 +2,7 @@
  * `serve --workers N`: a primary process that forks N serve processes sharing one HTTP port
  * (node:cluster), each with its own plugin hosts, all on the same Redis, and all with the same MRTR
  * sealing key. The primary serves nothing itself; it replaces a worker that dies and stops them all
- * on SIGINT/SIGTERM.
+ * on SIGINT/SIGTERM (each drains; a second signal makes them exit at once).
  */
 
 import cluster, { type Worker } from 'node:cluster';
@@ -30,6 +30,19 @@ export async function checkWorkers(
     );
   }
   return { redis: plan.redis, key: plan.requestStateKey, metrics: plan.metrics };
+}
+
+/** What the primary tells a worker when it stops: drain, or exit at once. */
+export interface WorkerStop {
+  readonly stop: 'drain' | 'now';
+}
+
+function tell(worker: Worker, stop: WorkerStop['stop']): void {
+  try {
+    worker.send({ stop } satisfies WorkerStop);
+  } catch {
+    worker.process.kill(stop === 'now' ? 'SIGKILL' : 'SIGTERM');
+  }
 }
 
 /** Run the primary until a signal; resolves with the exit code. */
@@ -65,7 +78,7 @@ export async function runWorkers(
         worker.once('exit', () => {
           if ([...byIndex.keys()].every((w) => w.isDead())) finish();
         });
-        worker.process.kill('SIGTERM');
+        tell(worker, 'drain');
       }
     };
     const fork = (index: number): void => {
@@ -91,8 +104,14 @@ export async function runWorkers(
       });
     };
     for (let i = 0; i < count; i++) fork(i);
-    process.once('SIGINT', () => stopAll(0));
-    process.once('SIGTERM', () => stopAll(0));
+    // The first signal lets every worker drain; a second one makes them exit at once. Told over IPC, not
+    // by signal: a worker may get the same signal straight from the terminal or the service manager.
+    const onSignal = (): void => {
+      if (!stopping) stopAll(0);
+      else for (const worker of byIndex.keys()) if (!worker.isDead()) tell(worker, 'now');
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     whenParentGone(() => stopAll(0));
   });
 }

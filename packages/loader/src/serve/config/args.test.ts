@@ -92,6 +92,15 @@ describe('--redis and --workers', () => {
     expect(parseServeArgs(['--http', '0', '--sse-keep-alive', '500'], '/w').sseKeepAliveMs).toBe(500);
   });
 
+  it('reads --drain-timeout (0: none), names a bad one, and wants --http', () => {
+    expect(parseServeArgs(['--http', '0', '--drain-timeout', '2500'], '/w').drainTimeoutMs).toBe(2500);
+    expect(parseServeArgs(['--http', '0', '--drain-timeout', '0'], '/w').drainTimeoutMs).toBe(0);
+    expect(() => parseServeArgs(['--http', '0', '--drain-timeout', 'soon'], '/w')).toThrow(
+      /--drain-timeout expects a whole number of milliseconds \(0: none\), got "soon"/,
+    );
+    expect(() => parseServeArgs(['--drain-timeout', '100'], '/w')).toThrow(/--drain-timeout needs --http/);
+  });
+
   it('reads --redis-timeout, and names a bad one', () => {
     expect(parseServeArgs(['--http', '0', '--redis-timeout', '1500'], '/w').redisTimeoutMs).toBe(1500);
     expect(() => parseServeArgs(['--http', '0', '--redis-timeout', '0'], '/w')).toThrow(

@@ -44,6 +44,8 @@ export interface ServeArgs {
   readonly redisTimeoutMs?: number;
   /** `--sse-keep-alive MS`: the interval of keep-alive comments on open SSE streams. */
   readonly sseKeepAliveMs?: number;
+  /** `--drain-timeout MS`: on SIGTERM/SIGINT, how long calls and tasks in flight may finish. */
+  readonly drainTimeoutMs?: number;
   /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
   readonly workers?: number;
   /** `--metrics HOST:PORT`: Prometheus text at http://HOST:PORT/metrics. */
@@ -76,7 +78,8 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
                           [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
-                          [--sse-keep-alive MS] [--context-header NAME]... [--context-header-allow-credentials]
+                          [--sse-keep-alive MS] [--drain-timeout MS] [--context-header NAME]...
+                          [--context-header-allow-credentials]
                           [--plugin-log-limit N]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
@@ -113,6 +116,10 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --sse-keep-alive MS with --http: a comment on every open SSE stream this often (default 15000; also
                       mcp.sse_keep_alive_ms): proxies keep quiet streams open, and a stream whose
                       client left (a proxy still holding its connection) is found and let go
+  --drain-timeout MS  with --http: on SIGTERM or SIGINT, the health check (/healthz) fails and new work is
+                      refused with 503; calls and tasks in flight get this long (default 10000; 0 = none;
+                      mcp.drain_timeout_ms), then get an error (tasks fail) and serve exits. A second
+                      signal exits at once
   --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
                       hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
                       mcp.request_state_key, or one made at start-up for all workers)
@@ -216,6 +223,15 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     args.redisTimeoutMs = positiveInt('--redis-timeout', values['redis-timeout']);
   if (values['sse-keep-alive'] !== undefined)
     args.sseKeepAliveMs = positiveInt('--sse-keep-alive', values['sse-keep-alive']);
+  const drain = values['drain-timeout'];
+  if (drain !== undefined) {
+    if (!/^\d+$/.test(drain) || !Number.isSafeInteger(Number(drain)))
+      throw new UsageError(
+        `--drain-timeout expects a whole number of milliseconds (0: none), got "${drain}"`,
+      );
+    if (args.transport.kind !== 'http') throw new UsageError('--drain-timeout needs --http');
+    args.drainTimeoutMs = Number(drain);
+  }
   if (values.workers !== undefined) {
     const n = Number(values.workers);
     if (!/^\d+$/.test(values.workers) || n < 1 || n > 64) {
@@ -319,6 +335,7 @@ function parse(argv: readonly string[]) {
       redis: { type: 'string' },
       'redis-timeout': { type: 'string' },
       'sse-keep-alive': { type: 'string' },
+      'drain-timeout': { type: 'string' },
       workers: { type: 'string' },
       metrics: { type: 'string' },
       'log-format': { type: 'string' },

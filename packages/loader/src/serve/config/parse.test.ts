@@ -144,7 +144,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, node_timeout_ms, tools_modules, tasks, context_headers, context_headers_allow_credentials, plugin_log_limit)',
+      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, drain_timeout_ms, node_timeout_ms, tools_modules, tasks, context_headers, context_headers_allow_credentials, plugin_log_limit)',
     ],
     [
       'a near miss at the top level',
@@ -224,6 +224,13 @@ describe('mcp.redis and mcp.request_state_key', () => {
     );
     expect(() => parseServeConfig('mcp:\n  request_state_key: short\n', '/c/x.yaml')).toThrow(
       /mcp.request_state_key must be a string of at least 32 characters/,
+    );
+  });
+
+  it('reads mcp.drain_timeout_ms, and names a bad one', () => {
+    expect(parseServeConfig('mcp:\n  drain_timeout_ms: 0\n', '/c/x.yaml').drainTimeoutMs).toBe(0);
+    expect(() => parseServeConfig('mcp:\n  drain_timeout_ms: -1\n', '/c/x.yaml')).toThrow(
+      /mcp.drain_timeout_ms must be a whole number of milliseconds \(0: none\)/,
     );
   });
 

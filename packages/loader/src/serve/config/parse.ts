@@ -43,6 +43,7 @@ const MCP_KEYS = [
   ...Object.keys(LIMIT_KEYS),
   'trusted_proxies',
   'sse_keep_alive_ms',
+  'drain_timeout_ms',
   'node_timeout_ms',
   'tools_modules',
   'tasks',
@@ -163,6 +164,7 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     redis?: string;
     redisTimeoutMs?: number;
     sseKeepAliveMs?: number;
+    drainTimeoutMs?: number;
     requestStateKey?: string;
     metrics?: { host: string; port: number };
     limits: ClientLimitsConfig;
@@ -222,6 +224,15 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   if (mcp.sse_keep_alive_ms !== undefined) {
     const path = ['mcp', 'sse_keep_alive_ms'];
     config.sseKeepAliveMs = positiveInt(source, 'mcp.sse_keep_alive_ms', path, mcp.sse_keep_alive_ms);
+  }
+  if (mcp.drain_timeout_ms !== undefined) {
+    const value = mcp.drain_timeout_ms;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw source.error('mcp.drain_timeout_ms must be a whole number of milliseconds (0: none)', [
+        'mcp',
+        'drain_timeout_ms',
+      ]);
+    config.drainTimeoutMs = value;
   }
   if (mcp.request_state_key !== undefined) {
     if (typeof mcp.request_state_key !== 'string' || mcp.request_state_key.length < 32)

@@ -4,6 +4,12 @@ import { checkContextHeaders } from './context-headers.js';
 import type { TaskLimits, TaskSupportSetting } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
+/**
+ * How long a stopping HTTP server lets calls and tasks in flight finish: enough for most tool calls, and
+ * well within the 30 s an orchestrator usually waits after SIGTERM before it kills.
+ */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
 /** Everything `serve` will do, merged from the command line and the config file. */
 export interface ServePlan {
   /** Config plugins first, then `--plugin` ones; each with its isolation and timeout settled. */
@@ -33,6 +39,8 @@ export interface ServePlan {
   readonly redisTimeoutMs?: number;
   /** Keep-alive interval of SSE streams (`--sse-keep-alive`, else `mcp.sse_keep_alive_ms`). */
   readonly sseKeepAliveMs?: number;
+  /** The drain on SIGTERM/SIGINT (`--drain-timeout`, else `mcp.drain_timeout_ms`, else 10 s). */
+  readonly drainTimeoutMs: number;
   /** MRTR sealing key: `mcp.request_state_key`, else ENTROPIC_MCP_STATE_KEY (set for workers). */
   readonly requestStateKey?: string;
   /** Processes sharing the port (`--workers`, default 1). */
@@ -91,6 +99,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     contextHeaders: [...new Set([...(file?.contextHeaders ?? []), ...args.contextHeaders])],
     contextHeadersAllowCredentials,
     workers: args.workers ?? 1,
+    drainTimeoutMs: args.drainTimeoutMs ?? file?.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
     limits: { ...file?.limits, ...args.limits },
     ...optional('redis', args.redis ?? file?.redis),
     ...optional('metrics', args.metrics ?? file?.metrics),

@@ -45,6 +45,8 @@ export interface ServeFileConfig {
   readonly redisTimeoutMs?: number;
   /** `mcp.sse_keep_alive_ms`: the interval of keep-alive comments on open SSE streams. */
   readonly sseKeepAliveMs?: number;
+  /** `mcp.drain_timeout_ms`: on SIGTERM/SIGINT, how long calls and tasks in flight may finish. */
+  readonly drainTimeoutMs?: number;
   /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
   readonly requestStateKey?: string;
   /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */
