@@ -82,7 +82,7 @@ describe('serve over Streamable HTTP', () => {
     expect(hosts.length).toBe(1); // the fixture's host process
     await client.close();
     expect(await own.stop()).toBe(0);
-    expect(own.stderr()).toContain('SIGTERM, closing plugins');
+    expect(own.stderr()).toMatch(/SIGTERM: draining for up to 10000 ms .*, then closing plugins/);
     await waitFor(() => hosts.every((pid) => !alive(pid)), 10_000, 'plugin hosts to exit');
   });
 

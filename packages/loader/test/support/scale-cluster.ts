@@ -1,15 +1,17 @@
 /**
  * A scale-out deployment for tests, from real parts: a redis-server, N `entropic-mcp serve --http
  * --redis` processes (the echo example plugin, the scale tools module, one shared MRTR key, HAProxy's
- * address as `--trusted-proxy`) and an HAProxy in front (round robin, no stickiness, `option
- * forwardfor`; `X-Served-By: nodeI` names the backend of each answer), as `docs/scaling.md` deploys it.
+ * address as `--trusted-proxy`) and an HAProxy in front configured as `docs/scaling.md` ships it (round
+ * robin, no stickiness, health checks on /healthz, 503s sent again elsewhere; `X-Served-By: nodeI` names
+ * the backend of each answer).
  */
 
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HaproxyProcess, startHaproxy } from '../../../redis/test/support/haproxy.js';
+import type { HaproxyProcess } from '../../../redis/test/support/haproxy.js';
 import { type RedisProcess, startRedis } from '../../../redis/test/support/redis-server.js';
+import { startDeployedHaproxy } from './deployed-haproxy.js';
 import { examplePlugins, type HttpServer, LOADER_ROOT, startHttp, tempDir } from './serve-helpers.js';
 
 export const SCALE_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
@@ -81,7 +83,7 @@ export async function startScaleCluster(
   try {
     if (ECHO_PLUGIN !== undefined) args.push('--plugin', ECHO_PLUGIN);
     nodes.push(...(await Promise.all(Array.from({ length: count }, (_, i) => startNode(i)))));
-    proxy = await startHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
+    proxy = await startDeployedHaproxy(nodes.map((n) => Number(new URL(n.url).port)));
   } catch (error) {
     await stop();
     throw error;
