@@ -11,7 +11,6 @@
  * Every SDK promise must settle: one that does not within its deadline is HUNG and fails the test.
  */
 
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -70,15 +69,7 @@ afterAll(async () => {
 /** Start node `i` again, and wait until HAProxy sends it requests. */
 async function restart(i: number): Promise<void> {
   await cluster.restart(i);
-  const seen = new Set<string>();
-  for (let n = 0; n < 200 && !seen.has(`node${i}`); n++) {
-    const answer = await rawRequest(cluster.endpoint, 'GET', undefined, undefined, {
-      accept: 'text/event-stream',
-    });
-    seen.add(String(answer.headers['x-served-by']));
-    if (!seen.has(`node${i}`)) await sleep(25);
-  }
-  expect(seen.has(`node${i}`), `HAProxy sends node${i} requests again`).toBe(true);
+  await cluster.routed(i);
 }
 
 // A test that failed half-way leaves no process down for the next one.
@@ -89,14 +80,6 @@ afterEach(async () => {
 
 /** The index of the process HAProxy calls `served`. */
 const indexOf = (served: string | undefined): number => cluster.nodes.indexOf(cluster.node(served));
-
-/** SIGTERM node `i`; resolves with the exit code once it exited. */
-function terminate(i: number): Promise<number | null> {
-  const node = cluster.nodes[i] as HttpServer;
-  const exited = once(node.child, 'exit').then(([code]) => code as number | null);
-  node.child.kill('SIGTERM');
-  return exited;
-}
 
 /** The node's own origin (past HAProxy). */
 const origin = (node: HttpServer): string => new URL(node.url).origin;
@@ -154,7 +137,7 @@ describe('graceful stops behind HAProxy on Redis', () => {
       const victim = indexOf(victimName);
       const node = cluster.nodes[victim] as HttpServer;
       const stoppedAt = Date.now();
-      const exited = terminate(victim);
+      const exited = cluster.terminate(victim);
 
       // The health check fails at once; new work sent to this process is refused with 503 and Retry-After;
       // new clients through HAProxy meanwhile are served by the other processes, without an error.
@@ -280,7 +263,7 @@ describe('graceful stops behind HAProxy on Redis', () => {
         'the 2025 tasks to be created',
       );
       const stoppedAt = Date.now();
-      const exited = terminate(victim);
+      const exited = cluster.terminate(victim);
       const [holdEnd, buildEnd] = await Promise.all(
         streams.map((s) => settleWithin(s.done, GRACE_MS + 15_000, `the SDK v1 task stream of ${s.name}`)),
       );
@@ -365,7 +348,7 @@ describe('graceful stops behind HAProxy on Redis', () => {
       await sleep(300); // its priming event reaches the client
       const runner = indexOf(served.get('running'));
       const bystander = [0, 1, 2].find((i) => i !== runner && i !== indexOf(holder)) as number;
-      expect(await terminate(bystander)).toBe(0);
+      expect(await cluster.terminate(bystander)).toBe(0);
 
       // The GET stream's messages are still in Redis: resumed from its first event, all three come again.
       const again = await openSse(cluster.endpoint, 'GET', raw, { lastEventId: from });

@@ -28,8 +28,12 @@ export interface ScaleCluster {
   node(served: string | null | undefined): HttpServer;
   /** SIGKILL node `i` and wait until it is gone. */
   kill(i: number): Promise<void>;
-  /** Start node `i` again (after `kill`) on its old port, with the same arguments. */
+  /** SIGTERM node `i` (a graceful stop: it drains) and wait until it exited; its exit code. */
+  terminate(i: number): Promise<number | null>;
+  /** Start node `i` again (after `kill` or `terminate`) on its old port, with the same arguments. */
   restart(i: number): Promise<void>;
+  /** Wait until HAProxy sends node `i` requests (its health check passed since it started). */
+  routed(i: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -106,6 +110,23 @@ export async function startScaleCluster(
       const gone = new Promise((r) => victim.child.once('exit', r));
       victim.child.kill('SIGKILL');
       await gone;
+    },
+    async terminate(i) {
+      const node = nodes[i] as HttpServer;
+      if (node.child.exitCode !== null || node.child.signalCode !== null) return node.child.exitCode;
+      const exited = new Promise<number | null>((r) => node.child.once('exit', (code) => r(code)));
+      node.child.kill('SIGTERM');
+      return await exited;
+    },
+    async routed(i) {
+      // Requests without a session are refused at once (400), each answer naming its backend.
+      for (let n = 0; n < 400; n++) {
+        const res = await fetch(`${started.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+        await res.arrayBuffer();
+        if (res.headers.get('x-served-by') === `node${i}`) return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`HAProxy never sent node${i} a request`);
     },
     async restart(i) {
       const old = nodes[i] as HttpServer;
