@@ -14,6 +14,11 @@ import { sendJsonError } from './reply.js';
 
 /** After tasks were failed: how long their clients have to read the failure here (a poll or two). */
 const TASK_LINGER_MS = 1000;
+/**
+ * The shortest drain (within the grace): a balancer checking health every 500 ms has taken the process
+ * out before its connections close, so that no request it sends meets a closing connection.
+ */
+const MIN_DRAIN_MS = 1000;
 /** How often the drain looks whether the work in flight ended. */
 const CHECK_MS = 25;
 
@@ -65,7 +70,9 @@ export class Drain {
   run(graceMs: number, targets: DrainTargets): Promise<void> {
     this.#draining = true;
     this.#done ??= (async () => {
-      await until(() => targets.busy() === 0, Date.now() + graceMs);
+      const started = Date.now();
+      const settled = () => targets.busy() === 0 && Date.now() - started >= Math.min(graceMs, MIN_DRAIN_MS);
+      await until(settled, started + graceMs);
       if ((await targets.endTasks()) > 0) await sleep(TASK_LINGER_MS);
       await targets.answerLeft();
       await targets.closeAll();

@@ -61,6 +61,8 @@ export interface HttpServerHandle {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** How long a stopping listener lets connections finish their requests before it closes them anyway. */
+const FLUSH_MS = 5000;
 
 export async function serveHttp(
   mcp: ConnectableServer,
@@ -133,9 +135,15 @@ export async function serveHttp(
     close(closeOptions) {
       closing ??= (async () => {
         await handler.close(closeOptions);
+        // Every response has ended by now. A connection is closed once idle, never under a request (a proxy
+        // that sent one would have nothing to retry and cut its client off); those left after FLUSH_MS are.
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
+        server.closeIdleConnections();
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        const force = setTimeout(() => server.closeAllConnections(), FLUSH_MS);
         await stopped;
+        clearInterval(idle);
+        clearTimeout(force);
       })();
       return closing;
     },
