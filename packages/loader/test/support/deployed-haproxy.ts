@@ -33,6 +33,10 @@ export function deployedHaproxyConfig(port: number, backends: readonly number[])
       out.push(...backends.map((p, i) => `  server node${i} 127.0.0.1:${p} ${options}`));
     }
   }
+  if (process.env.DEBUG_HAPROXY_LOG) {
+    out.splice(out.indexOf('global') + 1, 0, `  log ${process.env.DEBUG_HAPROXY_LOG} local0`);
+    out.splice(out.indexOf('defaults') + 1, 0, '  log global', '  option httplog');
+  }
   return `${out.join('\n')}\n`;
 }
 

@@ -3,6 +3,8 @@
  * 2025-11-25 session era) and SDK v2 (`@modelcontextprotocol/client` 2.4.0, in the session era or
  * pinned to 2026-07-28), each with a bearer token, a wire tap, an elicitation answer and a patient
  * reconnection policy (a client that gives up resuming after two tries would hide what the server did).
+ * Tasks: SDK v1's own in the session era; in 2026-07-28 raw HTTP through the same tap (SDK v2 2.4.0
+ * refuses a task answer), see modern-task.ts.
  */
 
 import {
@@ -17,6 +19,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { sleep } from './deadline.js';
+import { modernTask } from './modern-task.js';
 import { Tap } from './tap.js';
 
 export type Sdk = 'v1' | 'v2';
@@ -40,6 +43,8 @@ export interface ChaosClient {
   /** The session id (legacy era), once connected. */
   readonly sessionId: string | undefined;
   call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolAnswer>;
+  /** The same call, run as a task: made, polled until it ends, its result (or its error thrown). */
+  task(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolAnswer>;
   close(): Promise<void>;
 }
 
@@ -87,7 +92,7 @@ export async function connectClient(sdk: Sdk, era: Era, options: ConnectOptions)
   const onLog = options.onLog ?? (() => {});
   const made = (
     transport: { sessionId?: string | undefined },
-    rest: Pick<ChaosClient, 'call' | 'close'>,
+    rest: Pick<ChaosClient, 'call' | 'task' | 'close'>,
   ) => ({
     sdk,
     era,
@@ -111,6 +116,21 @@ export async function connectClient(sdk: Sdk, era: Era, options: ConnectOptions)
           CallToolResultSchema,
           requestOptions(call),
         )) as ToolAnswer,
+      task: async (name, args, call) => {
+        const stream = client.experimental.tasks.callToolStream(
+          { name, arguments: args },
+          CallToolResultSchema,
+          {
+            ...requestOptions(call),
+            task: { ttl: 60_000 },
+          },
+        );
+        for await (const message of stream) {
+          if (message.type === 'result') return message.result as ToolAnswer;
+          if (message.type === 'error') throw message.error;
+        }
+        throw new Error('the task stream ended without a result or an error');
+      },
       close: () => client.close(),
     });
   }
@@ -125,6 +145,10 @@ export async function connectClient(sdk: Sdk, era: Era, options: ConnectOptions)
   return made(transport, {
     call: async (name, args, call) =>
       (await client.callTool({ name, arguments: args }, requestOptions(call))) as ToolAnswer,
+    task: (name, args, call) => {
+      if (era !== 'modern') throw new Error('SDK v2 runs no 2025-11-25 tasks');
+      return modernTask(tap, url, name, args, call.signal);
+    },
     close: () => client.close(),
   });
 }

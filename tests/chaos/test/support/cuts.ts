@@ -67,8 +67,9 @@ export interface Swallowed {
  * The scenario's calls whose answers HAProxy passed into silently cut connections after the cut (a
  * successful write that reached no one), judged by how their clients saw them end: a legacy call's
  * answer is stored with its stream, so its client must get it by resuming (through any process); a
- * 2026-07-28 stream has nothing to resume from, so its client sees a clear error. Noted in the ledger;
- * an unrecovered legacy answer is a problem.
+ * 2026-07-28 call's answer is kept a minute by the process that ran it, so its client gets it when it
+ * asks with its stream's event id and reaches that process (else it is told the request was lost).
+ * Noted in the ledger; an unrecovered legacy answer is a problem.
  */
 export function judgeSwallowed(run: ScenarioRun): Swallowed {
   const entries = new Map<string, Entry>();
@@ -81,15 +82,17 @@ export function judgeSwallowed(run: ScenarioRun): Swallowed {
   const unrecovered = legacy
     .filter((e) => e.outcome !== 'correct')
     .map((e) => `${e.lane} ${e.key}: ${e.outcome} ${e.note}`);
-  const modern = entries.size - legacy.length;
+  const modern = [...entries.values()].filter((e) => !e.lane.includes(' legacy '));
+  const modernCorrect = modern.filter((e) => e.outcome === 'correct').length;
   run.ledger.fact(
     `answers written into silently cut connections (HAProxy took them, no client read them): ${legacy.length} ` +
       `of 2025-11-25 calls, ${legacy.length - unrecovered.length} of them then answered correctly through a ` +
-      `resumption; ${modern} of 2026-07-28 calls (no resumption in that era)`,
+      `resumption; ${modern.length} of 2026-07-28 calls, ${modernCorrect} of them answered correctly when ` +
+      'their client asked with the event id of the stream',
   );
   if (unrecovered.length > 0)
     run.ledger.problem(
       `answers written into dead connections and never recovered: ${unrecovered.join('; ')}`,
     );
-  return { legacy: legacy.length, modern, unrecovered };
+  return { legacy: legacy.length, modern: modern.length, unrecovered };
 }

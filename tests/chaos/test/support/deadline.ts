@@ -11,27 +11,19 @@ export type Settled<T> = (
 ) & { readonly ms: number };
 
 /**
- * Run `work` until it settles or `deadlineMs` passes. `broken`, polled meanwhile, may name a reason
- * the client already knows the request failed although the SDK has not settled it (its answer's
- * stream broke with nothing to resume from): that ends the request as an error.
+ * Run `work` until it settles or `deadlineMs` passes: a promise of the SDK that has not settled by then
+ * is hung, whatever the wire showed (a stream that broke with nothing to resume from included).
  */
 export async function withDeadline<T>(
   work: (signal: AbortSignal) => Promise<T>,
   deadlineMs: number,
-  broken?: () => string | undefined,
 ): Promise<Settled<T>> {
   const abort = new AbortController();
   const started = Date.now();
   const ms = (): number => Date.now() - started;
   let timer: NodeJS.Timeout | undefined;
-  let poll: NodeJS.Timeout | undefined;
   const expired = new Promise<Settled<T>>((resolve) => {
     timer = setTimeout(() => resolve({ kind: 'hung', ms: ms() }), deadlineMs);
-    if (broken !== undefined)
-      poll = setInterval(() => {
-        const reason = broken();
-        if (reason !== undefined) resolve({ kind: 'error', note: reason, ms: ms() });
-      }, 50);
   });
   const done = work(abort.signal).then(
     (value): Settled<T> => ({ kind: 'value', value, ms: ms() }),
@@ -45,7 +37,6 @@ export async function withDeadline<T>(
   );
   const settled = await Promise.race([done, expired]);
   clearTimeout(timer);
-  clearInterval(poll);
   if (settled.kind !== 'value') abort.abort(new Error('chaos: request given up'));
   return settled;
 }

@@ -23,12 +23,12 @@ export class Tap {
   readonly answers = new Map<string, number>();
   /** The `payload` argument of each request sent, by request id. */
   readonly #payloadOf = new Map<string, string>();
-  /** Payloads whose answer's stream ended without their answer and with no event id to resume from. */
-  readonly #broken = new Map<string, string>();
   /** Every message seen, in arrival order. */
   readonly seen: Tapped[] = [];
   /** Requests that carried `Last-Event-ID` (resumptions). */
   resumptions = 0;
+  /** Payloads of calls whose answer's stream the client resumed (a GET with its `Last-Event-ID`). */
+  readonly #resumed = new Set<string>();
   /** Final answers to calls that arrived on a resumption (a GET with `Last-Event-ID`), not on their POST. */
   recovered = 0;
   /** Resumptions of a GET stream answered by another process than the one that sent the event resumed from. */
@@ -65,6 +65,7 @@ export class Tap {
         (lastEventId === undefined
           ? sent.map(([, p]) => p)
           : (this.#streamOf.get(streamPart(lastEventId)) ?? []));
+      if (lastEventId !== undefined) for (const payload of about) this.#resumed.add(payload);
       const what =
         answering !== undefined
           ? `the client's answer to ${answering[0]}`
@@ -89,7 +90,7 @@ export class Tap {
           if (from !== undefined && from !== servedBy) this.resumedElsewhere++;
         }
         const [mine, theirs] = res.body.tee();
-        void this.#readSse(method, mine, sent, about, servedBy);
+        void this.#readSse(method, mine, about, servedBy);
         return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
       }
       if (type.includes('application/json'))
@@ -115,17 +116,14 @@ export class Tap {
     }
   }
 
+  /** Whether the client resumed the answer's stream of the call carrying `payload`. */
+  resumed(payload: string): boolean {
+    return this.#resumed.has(payload);
+  }
+
   /** How many final answers to the request(s) carrying `payload` were seen. */
   answered(payload: string): number {
     return this.answers.get(payload) ?? 0;
-  }
-
-  /**
-   * Why the client already knows the request carrying `payload` failed although its SDK has not
-   * settled it: its answer's stream ended with no answer and no event id, so nothing can resume it.
-   */
-  broken(payload: string): string | undefined {
-    return this.#broken.get(payload);
   }
 
   /** A POST body that answers a server→client request of a traced call: the request's id and the call's payloads. */
@@ -161,13 +159,10 @@ export class Tap {
   async #readSse(
     method: string,
     body: ReadableStream<Uint8Array>,
-    sent: [string, string][],
     about: readonly string[],
     servedBy: string,
   ): Promise<void> {
     const decoder = new TextDecoder();
-    const answered = new Set<string>();
-    let resumable = false;
     let events = 0;
     let ending = 'ended';
     let buffer = '';
@@ -178,25 +173,20 @@ export class Tap {
           const event = parseEvent(buffer.slice(0, end));
           buffer = buffer.slice(end + 2);
           if (event?.id !== undefined) {
-            resumable = true;
             if (method === 'GET') this.#sentBy.set(event.id, servedBy);
             if (about.length > 0) this.#streamOf.set(streamPart(event.id), [...about]);
           }
           if (event === undefined || event.data === '') continue;
           events++;
-          const id = this.#note(method, event.id, event.data, about);
-          if (id !== undefined) answered.add(id);
+          this.#note(method, event.id, event.data, about);
         }
       }
     } catch (error) {
       // The connection broke: what arrived before is counted, the rest is the client's to resume.
       ending = `broke (${describeError(error)})`;
     }
+    // Whatever the stream's end, the request's outcome is its SDK promise's: one never settled is hung.
     this.#step(about, `its stream ${ending} after ${events} event(s)`);
-    if (resumable) return;
-    for (const [id, payload] of sent)
-      if (!answered.has(id))
-        this.#broken.set(payload, "the answer's stream ended without it and with no event id to resume from");
   }
 
   /** Note the message(s) of one answer; returns the id of the last response among them. */
