@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import {
   BOTH,
+  follow,
   initSession,
   parseSse,
   post,
@@ -106,5 +107,36 @@ describe('Streamable HTTP: an asynchronous event store', () => {
     const events = parseSse(await (res as Response).text());
     expect(events[0]?.data).toBe('');
     expect(events[1]?.data).toContain('opened');
+  });
+
+  it('a GET stream resumed where it is held while an append is under way: the event reaches the new connection once', async () => {
+    const memory = new MemoryEventStore();
+    let appendMs = 0;
+    const store: EventStore = {
+      append: (streamId, data, options) => sleep(appendMs).then(() => memory.append(streamId, data, options)),
+      // What the store holds when asked, answered 50 ms later (a Redis round trip under load).
+      after: (id) => {
+        const found = memory.after(id);
+        return sleep(50).then(() => found);
+      },
+      forget: (prefix) => memory.forget(prefix),
+    };
+    const srv = await serve({ eventStore: store });
+    const sessionId = await initSession(srv.url);
+    const get = { accept: 'text/event-stream', ...sessionHeaders(sessionId) };
+    const first = follow(await fetch(srv.url, { headers: get }));
+    for (let i = 0; i < 100 && !first.text().startsWith('id: '); i++) await sleep(10);
+    const priming = /^id: (\S+)/.exec(first.text())?.[1] as string;
+    // An event stored 20 ms from now, while the resumption reads its replay: it must not go only into the
+    // connection being replaced (its client left it).
+    appendMs = 20;
+    const session = [...srv.mcp.sessions].find((s) => s.sessionId === sessionId);
+    session?.notify('notifications/message', { level: 'info', data: 'late' });
+    const again = follow(await fetch(srv.url, { headers: { ...get, 'last-event-id': priming } }));
+    for (let i = 0; i < 100 && !again.text().includes('"late"'); i++) await sleep(10);
+    await sleep(100);
+    expect(again.text().match(/"late"/g)?.length).toBe(1);
+    first.stop();
+    again.stop();
   });
 });

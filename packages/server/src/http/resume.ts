@@ -64,16 +64,46 @@ export async function resumeStream(
     }
     if (!found?.streamId.startsWith(`${context.sessionId}.`)) return 'fresh';
     const stream = context.carrier(found.streamId);
-    if (stream !== undefined) {
-      stream.detach();
-      stream.resume(res, context.head, found.events);
-      return { stream, from: found.streamId, through: found.events.at(-1)?.id ?? lastEventId };
-    }
+    if (stream !== undefined) return await carryOn(res, stream, found, lastEventId, context);
     return (await resumeUnheld(res, found, lastEventId, context)) ? 'answered' : 'fresh';
   } catch (error) {
     // The replay is in shared state (Redis) that could not be read.
     sendUnavailable(res, new SharedStateUnavailable(error).message);
     return 'answered';
+  }
+}
+
+/**
+ * Carry `stream` on over `res`. Nothing more goes into the connection being replaced (its client left it):
+ * what is written from now on is kept (what was kept before is in the store, or was another client's),
+ * and the replay is read again once the appends under way are stored, so that an event stored after the
+ * first read is neither written into the old connection and lost nor sent twice.
+ */
+async function carryOn(
+  res: ServerResponse,
+  stream: SseStream,
+  found: ReplayedEvents,
+  lastEventId: string,
+  context: ResumeContext,
+): Promise<Resumed> {
+  stream.detach();
+  stream.backlog = undefined;
+  stream.resuming = true;
+  try {
+    await stream.tail;
+    const latest = (await context.store.after(lastEventId)) ?? found;
+    if (context.closed()) {
+      sendJsonError(res, 404, -32001, 'Session not found');
+      return 'answered';
+    }
+    if (latest.complete === true) {
+      sseReplay(res, context.head, latest.events, true); // answered meanwhile: nothing more will come
+      return 'answered';
+    }
+    stream.resume(res, context.head, latest.events);
+    return { stream, from: found.streamId, through: latest.events.at(-1)?.id ?? lastEventId };
+  } finally {
+    stream.resuming = false;
   }
 }
 

@@ -42,6 +42,8 @@ export class SseStream implements Pingable {
   lastId: string | undefined;
   /** Ids of the last events stored for messages other processes raised (a GET stream's). */
   forwarded: string[] | undefined;
+  /** A resumption is reading the replay: what is written meanwhile is kept (see `resume`). */
+  resuming = false;
 
   constructor(
     readonly id: string,
@@ -99,12 +101,19 @@ export class SseStream implements Pingable {
     if (this.head === undefined && writable(this.res)) this.#send(SSE_KEEP_ALIVE, false);
   }
 
-  /** A client resumed with `Last-Event-ID`: replay what it missed, then continue live on `res`. */
+  /**
+   * A client resumed with `Last-Event-ID`: replay what it missed, then what was written while the
+   * replay was read and the replay does not hold (an event the store could not take has no id), then
+   * continue live on `res`.
+   */
   resume(res: ServerResponse, head: Head, missed: readonly StoredEvent[]): void {
     sseReplay(res, head, missed, false);
+    const replayed = new Set<string | undefined>(missed.map((event) => event.id));
+    const kept = this.backlog ?? [];
     this.backlog = undefined;
     this.attach(res);
     this.watch();
+    for (const text of kept) if (!replayed.has(eventIdOf(text))) res.write(text);
   }
 
   /**
@@ -130,7 +139,7 @@ export class SseStream implements Pingable {
   write(text: string, maxBacklog: number): void {
     if (writable(this.res)) {
       this.#send(text, false);
-    } else if (this.standalone) {
+    } else if (this.standalone || this.resuming) {
       if (this.backlog === undefined) this.backlog = [];
       this.backlog.push(text);
       if (this.backlog.length > maxBacklog) this.backlog.shift();
@@ -254,6 +263,11 @@ export class SseStream implements Pingable {
     if (end) res.end(text);
     else res.write(text);
   }
+}
+
+/** The id of an event's SSE text (undefined when it has none). */
+function eventIdOf(text: string): string | undefined {
+  return text.startsWith('id: ') ? text.slice(4, text.indexOf('\n')) : undefined;
 }
 
 /** The options of a stream's last event. */
