@@ -94,7 +94,8 @@ describe('close({ graceMs }) drains', () => {
     ]) {
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect((await refused.json()).error.message).toMatch(/shutting down and takes no new work/);
+      const body = (await refused.json()) as { error: { message: string } };
+      expect(body.error.message).toMatch(/shutting down and takes no new work/);
     }
     // What finishes work in flight is still taken: a notification of the session, for one.
     const note = await post(
