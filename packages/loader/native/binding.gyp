@@ -12,9 +12,10 @@
       "type": "executable",
       "sources": ["<!@(node scripts/abi-dirs.mjs host-sources)"],
       "include_dirs": ["<(abi_include)", "<(abi_native)", "native/wire"],
+      "defines": ["<!@(node scripts/abi-dirs.mjs seccomp-defines)"],
       "cflags": ["-std=gnu11", "-O2", "-pthread", "-fvisibility=hidden", "-Wall", "-Wextra"],
       "cflags!": ["-fno-exceptions"],
-      "libraries": ["-ldl", "-lpthread"]
+      "libraries": ["-ldl", "-lpthread", "<!@(node scripts/abi-dirs.mjs seccomp-libs)"]
     },
     {
       "target_name": "entropic_loader",

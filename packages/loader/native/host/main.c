@@ -3,11 +3,13 @@
  * (../wire/wire.h) on stdin and a private copy of stdout. Usage:
  *
  *   entropic_plugin_host [--memory-limit-mb N] /absolute/path/plugin.so
+ *   entropic_plugin_host --sandbox-probe       (what the OS sandbox can enforce here, as JSON; see sandbox.h)
  *
  * Before the plugin is loaded, the protocol moves to private descriptors: fd 0 reads /dev/null and fd 1 is
  * stderr, so a plugin that prints or reads stdin cannot corrupt the channel. ENTROPIC_HOST_CANCEL_FD names the
  * pipe on which the loader cancels calls of a plugin that has the plugin context (wire.h, context.h); it is taken
- * out of the environment before the plugin loads.
+ * out of the environment before the plugin loads. ENTROPIC_HOST_SANDBOX, when set, is the OS sandbox applied just
+ * before the plugin library is opened (sandbox.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 #include "context.h"
 #include "flusher.h"
 #include "plugin.h"
+#include "sandbox.h"
 #include "spin.h"
 #include "wire.h"
 
@@ -182,6 +185,7 @@ static int serve_all(channel_t* ch, plugin_t* p, long spin_ns) {
 }
 
 int main(int argc, char** argv) {
+  if (argc == 2 && strcmp(argv[1], "--sandbox-probe") == 0) return sandbox_probe();
   const char* memory = NULL;
   int arg = 1;
   if (argc == 4 && strcmp(argv[1], "--memory-limit-mb") == 0) {
@@ -216,7 +220,7 @@ int main(int argc, char** argv) {
   plugin_t plugin;
   load_error_t err;
   int status = 0;
-  if (plugin_load(&plugin, argv[arg], &err) != 0) {
+  if (sandbox_apply(argv[arg], &err) != 0 || plugin_load(&plugin, argv[arg], &err) != 0) {
     wire_put_failure(&ch.out, 0, (int32_t)err.code, plugin_error_name((int)err.code), err.message);
     channel_flush(&ch);
     status = 3;
