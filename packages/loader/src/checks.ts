@@ -5,6 +5,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { SecretMasker } from '@entropic-mcp/server';
 import type { CallLimits } from './guard.js';
+import { type CheckedSandbox, checkSandboxOptions } from './sandbox/options.js';
+import type { SandboxPlan } from './sandbox/plan.js';
 import type { CallOptions, Isolation, LoadOptions } from './types.js';
 
 const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
@@ -31,6 +33,10 @@ export interface ResolvedLoadOptions {
   readonly cancelGraceMs: number;
   /** Log messages one call of a plugin with the plugin context may send a second (0: no limit). */
   readonly logLimit: number;
+  /** The OS sandbox asked for (isolated mode only). */
+  readonly sandbox: CheckedSandbox | undefined;
+  /** How that sandbox is enforced here, decided once per `loadPlugin` (sandbox/prepare.ts). */
+  readonly sandboxPlan?: SandboxPlan;
 }
 
 /** Log messages one call may send through its plugin context in a second, unless `logLimit` says otherwise. */
@@ -141,6 +147,18 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
   if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
     throw new TypeError(`options.logLimit must be a whole number (0: no limit), got ${String(logLimit)}`);
   }
+  const sandbox = o.sandbox === undefined ? undefined : checkSandboxOptions(o.sandbox);
+  if (sandbox !== undefined && isolation === 'none') {
+    throw new TypeError(
+      "options.sandbox needs isolation 'process': the in-process mode runs the plugin inside this process, " +
+        'which no OS sandbox can confine',
+    );
+  }
+  if (sandbox?.memoryMb !== undefined && memoryLimitMb !== undefined && sandbox.memoryMb !== memoryLimitMb) {
+    throw new TypeError(
+      'options.memoryLimitMb and options.sandbox.memoryMb set the same limit; give one of them',
+    );
+  }
   const instances = o.instances ?? 1;
   if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) {
     throw new TypeError(
@@ -158,6 +176,7 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
     onStderr,
     masker: masker ?? new SecretMasker(),
     logLimit,
+    sandbox,
     cancelGraceMs:
       o.cancelGraceMs === undefined
         ? DEFAULT_CANCEL_GRACE_MS

@@ -9,7 +9,8 @@
  *   `ENTROPIC_PLUGIN_CRASHED` (the host process died: `signal` or `exitCode` says how),
  *   `ENTROPIC_PLUGIN_BAD_ANSWER` (list_tools/execute returned something the contract does not allow),
  *   `ENTROPIC_PLUGIN_CLOSED` (a call after `close()`), `ENTROPIC_HOST_UNAVAILABLE` (the host executable or
- *   the in-process addon could not be found or started, or its channel broke).
+ *   the in-process addon could not be found or started, or its channel broke), `ENTROPIC_SANDBOX_UNAVAILABLE`
+ *   (the plugin's OS sandbox asks for a part this system lacks, and is required).
  *
  * Wrong argument types are plain `TypeError`s thrown before any native code runs.
  */
@@ -20,6 +21,7 @@ export const HOST_ERROR_CODES = {
   badAnswer: 'ENTROPIC_PLUGIN_BAD_ANSWER',
   closed: 'ENTROPIC_PLUGIN_CLOSED',
   unavailable: 'ENTROPIC_HOST_UNAVAILABLE',
+  sandbox: 'ENTROPIC_SANDBOX_UNAVAILABLE',
 } as const;
 
 export type HostErrorCode = (typeof HOST_ERROR_CODES)[keyof typeof HOST_ERROR_CODES];

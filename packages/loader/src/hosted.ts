@@ -24,7 +24,15 @@ import {
   stoppedError,
 } from './guard.js';
 import { observeCall } from './telemetry.js';
-import type { CallOptions, CallReply, Isolation, Plugin, PluginAnswer, PluginTool } from './types.js';
+import type {
+  CallOptions,
+  CallReply,
+  Isolation,
+  Plugin,
+  PluginAnswer,
+  PluginTool,
+  SandboxReport,
+} from './types.js';
 import { Call, settle } from './wire/calls.js';
 import type { AnswerSite, Ready } from './wire/decode.js';
 import { Op } from './wire/frames.js';
@@ -44,6 +52,7 @@ export abstract class HostedPlugin implements Plugin {
   apiVersion = 0;
   usesContext = false;
   tools: readonly PluginTool[] = [];
+  sandbox: SandboxReport | undefined = undefined;
   /** The JSON of the last successful `configure`, and the last working directory (replayed after a restart). */
   protected config: string | undefined;
   protected workingDir: string | undefined;

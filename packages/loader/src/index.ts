@@ -29,6 +29,7 @@ export type { ResolvedLoadOptions } from './checks.js';
 export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './errors.js';
 export type { InProcessPlugin } from './inprocess/index.js';
 export { loadPlugin } from './load.js';
+export { sandboxSupport } from './sandbox/probe.js';
 export { type BannerInput, clientConfig, formatBanner } from './serve/banner.js';
 export {
   parseHttpAddress,
@@ -60,5 +61,8 @@ export type {
   PluginAnswer,
   PluginDirective,
   PluginTool,
+  SandboxOptions,
+  SandboxReport,
+  SandboxSupport,
 } from './types.js';
 export { parseAnswer, parseToolList } from './validate.js';

@@ -9,6 +9,7 @@
 import { checkLoadOptions, checkPluginPath, type ResolvedLoadOptions } from './checks.js';
 import { HOST_ERROR_CODES, PluginError } from './errors.js';
 import { PluginPool } from './pool.js';
+import { prepareSandbox } from './sandbox/prepare.js';
 import type { LoadOptions, Plugin } from './types.js';
 
 /** What a hosting mode module exports. */
@@ -39,7 +40,9 @@ async function inProcessMode(path: string): Promise<HostingMode> {
  */
 export async function loadPlugin(path: string, options?: LoadOptions): Promise<Plugin> {
   const absolute = checkPluginPath(path);
-  const resolved = checkLoadOptions(options);
+  const checked = checkLoadOptions(options);
+  const sandboxPlan = await prepareSandbox(absolute, checked);
+  const resolved = sandboxPlan === undefined ? checked : { ...checked, sandboxPlan };
   const mode: HostingMode =
     resolved.isolation === 'none' ? await inProcessMode(absolute) : await import('./isolated/index.js');
   if (resolved.instances === 1) return mode.load(absolute, resolved);

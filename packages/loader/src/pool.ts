@@ -5,7 +5,15 @@
  * fails and restarts only the instance it happened in. Instances share no state: a plugin that keeps state
  * across calls belongs at `instances: 1`.
  */
-import type { CallOptions, CallReply, Isolation, Plugin, PluginAnswer, PluginTool } from './types.js';
+import type {
+  CallOptions,
+  CallReply,
+  Isolation,
+  Plugin,
+  PluginAnswer,
+  PluginTool,
+  SandboxReport,
+} from './types.js';
 
 export class PluginPool implements Plugin {
   readonly #members: readonly Plugin[];
@@ -34,6 +42,9 @@ export class PluginPool implements Plugin {
   }
   get tools(): readonly PluginTool[] {
     return this.#first.tools;
+  }
+  get sandbox(): SandboxReport | undefined {
+    return this.#first.sandbox;
   }
   get instances(): number {
     return this.#members.length;

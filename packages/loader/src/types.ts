@@ -53,6 +53,85 @@ export interface LoadOptions {
    * before the answer.
    */
   readonly logLimit?: number;
+  /**
+   * Isolated mode only: the OS sandbox of the plugin's host process (Landlock, seccomp, rlimits; see
+   * `SandboxOptions`). Off unless given; `{}` is the strictest. `isolation: 'none'` with a sandbox is refused.
+   */
+  readonly sandbox?: SandboxOptions;
+}
+
+/**
+ * The OS sandbox of one isolated plugin, applied by its host after its own set-up and before the plugin library
+ * is opened. Everything not listed is refused: files outside `read`/`write` (Landlock), TCP ports outside
+ * `connect`/`bind` (Landlock), UDP, unix sockets that reach a path, starting programs, new processes, ptrace,
+ * mount, namespaces, bpf, keyrings, kernel modules, reboot and the like (seccomp, EPERM), signals to processes
+ * outside the sandbox (Landlock scopes), and raising its own limits. The host also sets `no_new_privs` and drops
+ * every capability (root keeps its user id, not its privileges).
+ */
+export interface SandboxOptions {
+  /** Absolute paths the plugin may read (folders: everything beneath). The plugin file and the system library
+   * folders are always readable. */
+  readonly read?: readonly string[];
+  /** Absolute paths the plugin may read, write, create and delete in. */
+  readonly write?: readonly string[];
+  /** TCP ports the plugin may connect to, on any address (Landlock filters ports, not addresses). */
+  readonly connect?: readonly number[];
+  /** TCP ports the plugin may listen on. */
+  readonly bind?: readonly number[];
+  /** May use UDP, to any address and port (default false; name lookups through DNS need it). */
+  readonly udp?: boolean;
+  /** May start programs (execve), from its `read` paths (default false). */
+  readonly exec?: boolean;
+  /**
+   * Threads and processes the plugin may run at once beyond the host's own. Absent (the default): new processes
+   * are refused and threads are not counted. A number needs a pids cgroup (root, or a delegated cgroup) or, for a
+   * server that is not root, a user namespace for RLIMIT_NPROC.
+   */
+  readonly processes?: number;
+  /** Address-space limit of the host process, in MiB (the same limit as `memoryLimitMb`). */
+  readonly memoryMb?: number;
+  /** CPU seconds for the host process's lifetime; past them it dies (SIGXCPU) and is restarted for the next call. */
+  readonly cpuSeconds?: number;
+  /** Descriptors the plugin may open at once beyond the host's own. */
+  readonly openFiles?: number;
+  /**
+   * Default true: a sandbox this system cannot fully enforce refuses to load the plugin, naming what is missing.
+   * False: the plugin loads with the rest enforced, and one warning names what is not.
+   */
+  readonly required?: boolean;
+  /**
+   * Log the system calls the sandbox would refuse (to the host's stderr) instead of refusing them, to find what a
+   * plugin needs. Landlock has no log-only mode, so file and network rules are off in audit mode; limits stay.
+   */
+  readonly audit?: boolean;
+}
+
+/** What a loaded plugin's sandbox enforces, for banners and `inspect`. */
+export interface SandboxReport {
+  /** The sandbox as asked for, in one line (`read /srv/data; write none; connect 5432; …`). */
+  readonly summary: string;
+  /** Each mechanism in force, with its kernel part (`filesystem rules (Landlock ABI 7)`, …). */
+  readonly enforced: readonly string[];
+  /** What this system could not enforce (only with `required: false`), or what audit mode leaves off. */
+  readonly notEnforced: readonly string[];
+  readonly audit: boolean;
+}
+
+/** What the OS sandbox can use on this system, as the plugin host found it (`sandboxSupport()`). */
+export interface SandboxSupport {
+  /** The Landlock ABI version (0: no Landlock). */
+  readonly landlock: number;
+  /** How the host writes its seccomp filter (`built-in BPF`, `libseccomp 2.5.4`), or null without seccomp. */
+  readonly seccomp: string | null;
+  /** seccomp user notifications, which audit mode needs. */
+  readonly seccompAudit: boolean;
+  /** The folder hosts make their pids cgroups in, or null when they cannot make one. */
+  readonly pidsCgroup: string | null;
+  /** A user namespace in which RLIMIT_NPROC counts the host alone (never for root). */
+  readonly nproc: boolean;
+  /** A network namespace (the network rule when Landlock has no TCP rules). */
+  readonly netns: boolean;
+  readonly root: boolean;
 }
 
 /** A tool descriptor as the plugin's `list_tools` returned it, after validation. */
@@ -144,6 +223,8 @@ export interface Plugin {
   readonly usesContext: boolean;
   /** The tools `list_tools` returned at load, validated. */
   readonly tools: readonly PluginTool[];
+  /** What its OS sandbox enforces (isolated mode with `sandbox`); undefined without one. */
+  readonly sandbox?: SandboxReport;
 
   /** Calls made and not settled yet, queued or running (across every instance). */
   readonly pending: number;

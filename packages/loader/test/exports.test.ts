@@ -39,6 +39,7 @@ describe('public surface', () => {
       'parseServeConfig',
       'parseToolList',
       'resolveServePlan',
+      'sandboxSupport',
       'startServe',
       'toolName',
     ]);
@@ -76,6 +77,9 @@ describe('public surface', () => {
       'PluginTool',
       'RegisterTools',
       'ResolvedLoadOptions',
+      'SandboxOptions',
+      'SandboxReport',
+      'SandboxSupport',
       'ServeArgs',
       'ServeFileConfig',
       'ServeHandle',

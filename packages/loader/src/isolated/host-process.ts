@@ -7,6 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { MaskedStream, SecretMasker } from '@entropic-mcp/server';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { removeHostCgroup } from '../sandbox/cgroup.js';
+import { sandboxExitCause } from '../sandbox/plan.js';
 import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
 import { cancelFrame, FrameReader, SPIN_HINT } from '../wire/frames.js';
@@ -35,6 +37,10 @@ export interface HostSpawnOptions {
   readonly onStderr: ((text: string) => void) | undefined;
   /** What the host writes to stderr goes through a stream of this masker first (the tail and `onStderr` alike). */
   readonly masker: Pick<SecretMasker, 'stream'>;
+  /** The host's OS sandbox (ENTROPIC_HOST_SANDBOX), if any. */
+  readonly sandboxEnv?: string | undefined;
+  /** Where the host makes its pids cgroup, removed once it has exited. */
+  readonly cgroupDir?: string | undefined;
 }
 
 const STDERR_TAIL = 4096;
@@ -66,7 +72,7 @@ export class HostProcess {
     this.#options = options;
     const args =
       options.memoryLimitMb === undefined ? [] : ['--memory-limit-mb', String(options.memoryLimitMb)];
-    const host = spawnHost(options.hostPath, [...args, options.pluginPath]);
+    const host = spawnHost(options.hostPath, [...args, options.pluginPath], options.sandboxEnv);
     this.#child = host.child;
     this.#input = host.input;
     this.#output = host.output;
@@ -178,6 +184,9 @@ export class HostProcess {
   #close(exitCode: number | null, signal: NodeJS.Signals | null): void {
     this.#exited = true;
     this.#onStderr(this.#masked.end()); // what is held, if the stream has not ended yet
+    const pid = this.#child.pid;
+    if (this.#options.cgroupDir !== undefined && pid !== undefined)
+      void removeHostCgroup(this.#options.cgroupDir, pid);
     // Node destroys a child's own stdio streams when it exits; our request pipe would stay open (one fd per host).
     this.#input.destroy();
     this.#cancel.destroy();
@@ -196,7 +205,10 @@ export class HostProcess {
 /** How a host that ended is described in messages: `was killed by SIGSEGV`, `exited with status 3`. */
 export function describeExit(exit: HostExit): string {
   if (exit.error !== undefined) return `could not be started (${exit.error.message})`;
-  if (exit.signal !== null) return `was killed by ${exit.signal}`;
+  if (exit.signal !== null) {
+    const cause = exit.killed ? undefined : sandboxExitCause(exit.signal);
+    return `was killed by ${exit.signal}${cause === undefined ? '' : ` (${cause})`}`;
+  }
   return `exited with status ${exit.exitCode}`;
 }
 

@@ -18,12 +18,16 @@ class IsolatedPlugin extends HostedPlugin {
 
   constructor(path: string, options: ResolvedLoadOptions) {
     super(path, options);
+    const plan = options.sandboxPlan;
+    this.sandbox = plan?.report;
     const spawn = {
       hostPath: findHost(options.hostPath, path),
       pluginPath: path,
-      memoryLimitMb: options.memoryLimitMb,
+      memoryLimitMb: plan?.memoryMb ?? options.memoryLimitMb,
       onStderr: options.onStderr,
       masker: options.masker,
+      sandboxEnv: plan?.env,
+      cgroupDir: plan?.cgroupDir,
     };
     this.#session = new HostSession(
       spawn,

@@ -33,17 +33,23 @@ export interface SpawnedHost {
 /** The host's descriptor for cancellations. */
 const CANCEL_FD = 3;
 
-/** The host's environment: this process's, and where its cancellations come in (read when it is spawned). */
-function hostEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, ENTROPIC_HOST_CANCEL_FD: String(CANCEL_FD) };
+/**
+ * The host's environment: this process's, where its cancellations come in, and its OS sandbox when it has one
+ * (both read when it is spawned, and taken out of its environment before the plugin loads).
+ */
+function hostEnv(sandbox: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ENTROPIC_HOST_CANCEL_FD: String(CANCEL_FD) };
+  if (sandbox !== undefined) env.ENTROPIC_HOST_SANDBOX = sandbox;
+  else delete env.ENTROPIC_HOST_SANDBOX;
+  return env;
 }
 
 type MakePipe = () => { readonly read: number; readonly write: number };
 
-export function spawnHost(command: string, args: readonly string[]): SpawnedHost {
+export function spawnHost(command: string, args: readonly string[], sandbox?: string): SpawnedHost {
   const makePipe = optionalAddon()?.pipe;
   if (typeof makePipe !== 'function') {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: hostEnv() });
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], env: hostEnv(sandbox) });
     const cancel = child.stdio[CANCEL_FD] as Writable;
     return {
       child,
@@ -70,7 +76,7 @@ export function spawnHost(command: string, args: readonly string[]): SpawnedHost
   try {
     child = spawn(command, args, {
       stdio: [requests.read, answers.write, 'pipe', cancels.read],
-      env: hostEnv(),
+      env: hostEnv(sandbox),
     });
   } catch (error) {
     closeAll([requests.write, answers.read, cancels.write]);

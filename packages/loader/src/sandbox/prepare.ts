@@ -1,0 +1,26 @@
+/**
+ * Readies the sandbox of one `loadPlugin` call, once for all its instances: asks the host what this system can
+ * enforce, decides the plan, refuses the plugin when a required part is missing, and says once what is not
+ * enforced (`process.emitWarning`, code ENTROPIC_SANDBOX_PARTIAL or ENTROPIC_SANDBOX_AUDIT).
+ */
+import type { ResolvedLoadOptions } from '../checks.js';
+import { findHost } from '../isolated/find-host.js';
+import { planSandbox, type SandboxPlan, sandboxRefusal, sandboxWarning } from './plan.js';
+import { probeHost } from './probe.js';
+
+export async function prepareSandbox(
+  path: string,
+  options: ResolvedLoadOptions,
+): Promise<SandboxPlan | undefined> {
+  const sandbox = options.sandbox;
+  if (sandbox === undefined) return undefined;
+  const support = await probeHost(findHost(options.hostPath, path));
+  const plan = planSandbox(sandbox, support);
+  if (plan.missing.length > 0 && sandbox.required) throw sandboxRefusal(path, plan.missing);
+  if (plan.report.notEnforced.length > 0) {
+    process.emitWarning(sandboxWarning(path, plan.report), {
+      code: sandbox.audit ? 'ENTROPIC_SANDBOX_AUDIT' : 'ENTROPIC_SANDBOX_PARTIAL',
+    });
+  }
+  return plan;
+}
