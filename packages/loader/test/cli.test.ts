@@ -36,6 +36,21 @@ describe('entropic-mcp inspect', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'crashy', instances: 2 });
     expect(run('inspect', fixture('crashy'), '--instances', '0').status).toBe(2);
   });
+  it('shows the sandbox --sandbox asks for and what this system enforces of it (none without)', () => {
+    expect(run('inspect', fixture('crashy')).stdout).toMatch(/sandbox\s+none\n/);
+    const r = run('inspect', fixture('crashy'), '--sandbox', '{read: [/usr/share], open_files: 9}');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(
+      'sandbox     read /usr/share; write none; connect none; no exec; no new processes; open files 9\n',
+    );
+    expect(r.stdout).toMatch(/ {2}enforced {2}filesystem rules \(Landlock ABI \d+\)\n/);
+    expect(r.stdout).toContain('  enforced  limits: 9 open files (RLIMIT_NOFILE)\n');
+    const json = JSON.parse(run('inspect', fixture('crashy'), '--sandbox', '{}', '--json').stdout);
+    expect(json.sandbox).toMatchObject({ summary: expect.stringMatching(/^read none;/), notEnforced: [] });
+    expect(run('inspect', fixture('crashy'), '--sandbox', '{reed: []}').stderr).toContain(
+      '--sandbox has an unknown key "reed"; did you mean `read`?',
+    );
+  });
   const broken: [string, string][] = [
     ['missing-symbols', 'ENTROPIC_ERROR_PLUGIN_LOAD_FAILED (10)'],
     ['wrong-version', 'ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH (9)'],

@@ -1,4 +1,7 @@
-/** `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]`: load, check, describe. */
+/**
+ * `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--sandbox SPEC] [--json]`: load,
+ * check, describe.
+ */
 import {
   isolationOf,
   onePluginPath,
@@ -8,9 +11,11 @@ import {
   UsageError,
 } from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
-import type { Plugin } from '../types.js';
+import { readSandboxFlag } from '../serve/config/sandbox.js';
+import type { Plugin, SandboxOptions } from '../types.js';
 
-const USAGE = 'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--json]\n';
+const USAGE =
+  'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--sandbox SPEC] [--json]\n';
 
 const HELP = `${USAGE}
 Loads one plugin the way \`serve\` would (every entry point resolved, the API version checked, the tool list
@@ -20,9 +25,11 @@ validated), prints what it found, and closes it. A plugin that fails to load is 
   --isolation MODE   process (default: the plugin runs in its own host process) or none (in-process, in a
                      child Node process so a crash is still reported)
   --instances N      start N instances (1 to 256, default 1), as \`serve --instances\` would
+  --sandbox SPEC     load it in this OS sandbox, as \`serve --sandbox\` would ('{read: [/srv/data]}'), and
+                     show what this system enforces of it
   --json             print name, path, API version, isolation, instances, whether it uses the plugin
-                     context (usesContext) and the full tool list (with each inputSchema) as JSON instead of
-                     the table
+                     context (usesContext), its sandbox (null without one) and the full tool list (with each
+                     inputSchema) as JSON instead of the table
   -h, --help         this text
 
 Exit status: 0 loaded, 1 the plugin failed to load, 2 a usage error.
@@ -38,6 +45,7 @@ function table(plugin: Plugin): string {
     `isolation   ${plugin.isolation}`,
     `instances   ${plugin.instances}`,
     `context     ${plugin.usesContext ? 'yes (entropic_mcp_server_execute_with_context: progress, cancellation, logs, structured results, the caller)' : 'no (a plain API-1 plugin)'}`,
+    ...sandboxRows(plugin),
     `tools       ${plugin.tools.length}`,
   ];
   if (plugin.tools.length > 0) {
@@ -56,6 +64,25 @@ function table(plugin: Plugin): string {
   return `${lines.join('\n')}\n`;
 }
 
+function sandboxRows(plugin: Plugin): string[] {
+  const s = plugin.sandbox;
+  if (s === undefined) return [`sandbox     ${plugin.isolation === 'none' ? 'none (in-process)' : 'none'}`];
+  return [
+    `sandbox     ${s.summary}`,
+    ...s.enforced.map((part) => `  enforced  ${part}`),
+    ...s.notEnforced.map((part) => `  NOT enforced  ${part}`),
+  ];
+}
+
+function sandboxOf(spec: string | undefined): SandboxOptions | undefined {
+  if (spec === undefined) return undefined;
+  try {
+    return readSandboxFlag(spec, process.cwd());
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 function instancesOf(value: string | undefined): number {
   if (value === undefined) return 1;
   const n = Number(value);
@@ -70,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
     const { values, positionals } = parseCommandArgs(argv, {
       isolation: { type: 'string' },
       instances: { type: 'string' },
+      sandbox: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -83,13 +111,25 @@ export async function run(argv: string[]): Promise<number> {
       const contained = runContained('inspect', argv);
       if (contained !== undefined) return contained;
     }
-    const plugin = await loadPlugin(path, { isolation, instances: instancesOf(values.instances) });
+    const sandbox = sandboxOf(values.sandbox);
+    const plugin = await loadPlugin(path, {
+      isolation,
+      instances: instancesOf(values.instances),
+      ...(sandbox === undefined ? {} : { sandbox }),
+    });
     try {
       const { name, apiVersion, instances, tools, usesContext } = plugin;
+      const described = {
+        name,
+        path,
+        apiVersion,
+        isolation,
+        instances,
+        usesContext,
+        sandbox: plugin.sandbox ?? null,
+      };
       process.stdout.write(
-        values.json
-          ? `${JSON.stringify({ name, path, apiVersion, isolation, instances, usesContext, tools }, null, 2)}\n`
-          : table(plugin),
+        values.json ? `${JSON.stringify({ ...described, tools }, null, 2)}\n` : table(plugin),
       );
     } finally {
       await plugin.close();

@@ -89,30 +89,39 @@ function count(value: unknown, what: string, min: number, max: number): number |
   return value as number;
 }
 
-/** `options.sandbox` checked; `what` names it in messages. */
-export function checkSandboxOptions(value: unknown, what = 'options.sandbox'): CheckedSandbox {
+/**
+ * `options.sandbox` checked; `what` names it in messages, and `spell` each of its keys (serve's config writes
+ * `memory_mb` where the API writes `memoryMb`).
+ */
+export function checkSandboxOptions(
+  value: unknown,
+  what = 'options.sandbox',
+  spell: (key: keyof SandboxOptions) => string = (key) => key,
+): CheckedSandbox {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new TypeError(`${what} must be an object (use {} for the strictest sandbox)`);
   const o = value as Record<string, unknown>;
   for (const key of Object.keys(o)) {
     if ((KEYS as readonly string[]).includes(key)) continue;
-    const near = closest(key, KEYS);
+    const known = KEYS.map(spell);
+    const near = closest(key, known);
     throw new TypeError(
-      `${what} has an unknown key "${key}"${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${KEYS.join(', ')})`,
+      `${what} has an unknown key "${key}"${near === undefined ? '' : `; did you mean "${near}"?`} (known: ${known.join(', ')})`,
     );
   }
+  const at = (key: keyof SandboxOptions) => `${what}.${spell(key)}`;
   return {
-    read: paths(o.read, `${what}.read`),
-    write: paths(o.write, `${what}.write`),
-    connect: ports(o.connect, `${what}.connect`),
-    bind: ports(o.bind, `${what}.bind`),
-    udp: flag(o.udp, `${what}.udp`, false),
-    exec: flag(o.exec, `${what}.exec`, false),
-    processes: count(o.processes, `${what}.processes`, 0, MAX_PROCESSES),
-    memoryMb: count(o.memoryMb, `${what}.memoryMb`, 1, 1 << 30),
-    cpuSeconds: count(o.cpuSeconds, `${what}.cpuSeconds`, 1, 1 << 30),
-    openFiles: count(o.openFiles, `${what}.openFiles`, 1, 1 << 20),
-    required: flag(o.required, `${what}.required`, true),
-    audit: flag(o.audit, `${what}.audit`, false),
+    read: paths(o.read, at('read')),
+    write: paths(o.write, at('write')),
+    connect: ports(o.connect, at('connect')),
+    bind: ports(o.bind, at('bind')),
+    udp: flag(o.udp, at('udp'), false),
+    exec: flag(o.exec, at('exec'), false),
+    processes: count(o.processes, at('processes'), 0, MAX_PROCESSES),
+    memoryMb: count(o.memoryMb, at('memoryMb'), 1, 1 << 30),
+    cpuSeconds: count(o.cpuSeconds, at('cpuSeconds'), 1, 1 << 30),
+    openFiles: count(o.openFiles, at('openFiles'), 1, 1 << 20),
+    required: flag(o.required, at('required'), true),
+    audit: flag(o.audit, at('audit'), false),
   };
 }

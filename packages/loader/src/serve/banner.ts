@@ -51,6 +51,15 @@ export function inspectorLines(input: BannerInput): string[] {
   return [`MCP Inspector: npx @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`];
 }
 
+/** An isolated plugin's sandbox: what it allows, and what this system does not enforce of it. */
+function sandboxLines(p: Plugin, indent: string): string[] {
+  if (p.sandbox === undefined) return [`${indent}sandbox: none`];
+  const lines = [`${indent}sandbox: ${p.sandbox.summary}`];
+  if (p.sandbox.notEnforced.length > 0)
+    lines.push(`${indent}warning: not enforced: ${p.sandbox.notEnforced.join('; ')}`);
+  return lines;
+}
+
 export function formatBanner(input: BannerInput): string {
   const tools = input.plugins.reduce((n, p) => n + p.tools.length, 0);
   const lines = [
@@ -62,6 +71,7 @@ export function formatBanner(input: BannerInput): string {
     lines.push(
       `  ${p.name.padEnd(width)}  ${count.padEnd(8)}  ${p.isolation === 'none' ? 'in-process' : 'isolated'}${p.instances > 1 ? ` ×${p.instances}` : ''}  ${p.path}`,
     );
+    if (p.isolation !== 'none') lines.push(...sandboxLines(p, ' '.repeat(width + 4)));
   }
   for (const file of input.toolsModules ?? []) lines.push(`  tools module  ${file}`);
   for (const failure of input.failures) lines.push(`  FAILED (skipped by --keep-going) ${failure}`);

@@ -3,7 +3,8 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Isolation } from '../../types.js';
+import type { Isolation, SandboxOptions } from '../../types.js';
+import { readSandboxFlag } from './sandbox.js';
 import type { ClientLimitsConfig } from './types.js';
 
 export type ServeTransport =
@@ -60,6 +61,10 @@ export interface ServeArgs {
   readonly contextHeadersAllowCredentials: boolean;
   /** `--plugin-log-limit N`: log messages one plugin call may send a second (0: no limit). */
   readonly pluginLogLimit?: number;
+  /** `--sandbox SPEC`: the OS sandbox of every plugin whose entry sets none. */
+  readonly sandbox?: SandboxOptions;
+  /** `--sandbox-audit`: every plugin's sandbox logs what it would refuse instead of refusing it. */
+  readonly sandboxAudit?: boolean;
 }
 
 /** A bad command line; the message says which option and why. */
@@ -80,7 +85,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                           [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
                           [--sse-keep-alive MS] [--drain-timeout MS] [--context-header NAME]...
                           [--context-header-allow-credentials]
-                          [--plugin-log-limit N]
+                          [--plugin-log-limit N] [--sandbox SPEC] [--sandbox-audit]
 
   --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
   --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
@@ -104,6 +109,11 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
   --plugin-log-limit N  log messages one call of a plugin with the plugin context may send a second
                       (default 100; 0 = no limit; mcp.plugin_log_limit); beyond, they are dropped and one
                       warning says how many
+  --sandbox SPEC      the OS sandbox of every isolated plugin whose config entry has no sandbox:, written
+                      like that key, inline: '{read: [/srv/data], connect: [5432], memory_mb: 512}' ({} is the
+                      strictest); see the loader README, "The sandbox"
+  --sandbox-audit     every sandbox logs the system calls it would refuse (to the plugin's stderr) instead of
+                      refusing them, and leaves the file and network rules off; plugins with none get {}
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
   --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
   --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
@@ -198,6 +208,12 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     contextHeaders: (values['context-header'] ?? []).map((h) => contextHeaderName(h, '--context-header')),
     contextHeadersAllowCredentials: values['context-header-allow-credentials'] ?? false,
   };
+  if (values['sandbox-audit']) args.sandboxAudit = true;
+  try {
+    if (values.sandbox !== undefined) args.sandbox = readSandboxFlag(values.sandbox, cwd);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   if (Object.keys(args.limits).length > 0 && args.transport.kind !== 'http')
     throw new UsageError('--max-*-per-client and --trusted-proxy need --http');
   const auth = parseAuth(values, cwd);
@@ -328,6 +344,8 @@ function parse(argv: readonly string[]) {
       'context-header': { type: 'string', multiple: true },
       'context-header-allow-credentials': { type: 'boolean' },
       'plugin-log-limit': { type: 'string' },
+      sandbox: { type: 'string' },
+      'sandbox-audit': { type: 'boolean' },
       'auth-jwks': { type: 'string' },
       'auth-issuer': { type: 'string' },
       'auth-audience': { type: 'string' },

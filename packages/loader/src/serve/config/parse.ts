@@ -1,10 +1,11 @@
 // Reads the YAML config of `entropic-mcp serve` (the engine's format) into plugin entries, refusing what it cannot use.
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { closest } from '../../suggest.js';
-import type { Isolation } from '../../types.js';
+import type { Isolation, SandboxOptions } from '../../types.js';
 import { contextHeaderName, parseHttpAddress } from './args.js';
+import { readSandbox } from './sandbox.js';
 import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';
 import {
   parseTaskLimits,
@@ -31,6 +32,7 @@ const ENTRY_KEYS = [
   'memory_limit_mb',
   'instances',
   'task_support',
+  'sandbox',
 ];
 const MCP_KEYS = [
   'plugins',
@@ -110,6 +112,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     memoryLimitMb?: number;
     instances?: number;
     taskSupport?: PluginEntry['taskSupport'];
+    sandbox?: SandboxOptions | false;
   } = { path: configPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined)
@@ -129,6 +132,12 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   if (raw.task_support !== undefined) {
     const supportAt = [...at, 'task_support'];
     entry.taskSupport = parseTaskSupport(source, `${where}.task_support`, supportAt, raw.task_support);
+  }
+  try {
+    if (raw.sandbox !== undefined)
+      entry.sandbox = readSandbox(raw.sandbox, `${where}.sandbox`, dirname(source.file));
+  } catch (error) {
+    throw source.error((error as Error).message, [...at, 'sandbox']);
   }
   return entry;
 }

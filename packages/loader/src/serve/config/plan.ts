@@ -1,6 +1,7 @@
 // Merges the command line and the config file into one serve plan.
-import type { ServeArgs, ServeTransport } from './args.js';
+import { type ServeArgs, type ServeTransport, UsageError } from './args.js';
 import { checkContextHeaders } from './context-headers.js';
+import { sandboxOf } from './sandbox.js';
 import type { TaskLimits, TaskSupportSetting } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
 
@@ -56,17 +57,24 @@ export interface ServePlan {
  * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
  * `--root`, else the config's `mcp.working_dir`, else `cwd`. Every plugin's log limit is `--plugin-log-limit`, else
  * `mcp.plugin_log_limit`, else the loader's default. Context headers that carry credentials are refused here
- * (a UsageError) unless allowed.
+ * (a UsageError) unless allowed. A plugin's sandbox is its entry's, else `--sandbox`.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
   const timeoutMs = args.timeoutMs ?? file?.timeoutMs;
   const logLimit = args.pluginLogLimit ?? file?.pluginLogLimit;
-  const withDefaults = (entry: PluginEntry): PluginEntry => {
+  const withDefaults = ({ sandbox: own, ...entry }: PluginEntry): PluginEntry => {
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
     const instances = entry.instances ?? args.instances;
+    let sandbox: PluginEntry['sandbox'];
+    try {
+      sandbox = sandboxOf(own, args.sandbox, args.sandboxAudit ?? false, isolation, entry.path);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
     return {
       ...entry,
+      ...(sandbox === undefined ? {} : { sandbox }),
       ...(logLimit === undefined ? {} : { logLimit }),
       ...(instances === undefined ? {} : { instances }),
       ...(isolation === undefined ? {} : { isolation }),

@@ -1,5 +1,5 @@
 // Types of a serve config file and its plugin entries.
-import type { Isolation } from '../../types.js';
+import type { Isolation, SandboxOptions } from '../../types.js';
 import type { TaskLimits, TaskSupportSetting, ToolsModuleEntry } from './tasks.js';
 
 /** One plugin to serve, with every path already absolute. */
@@ -20,6 +20,8 @@ export interface PluginEntry {
   readonly taskSupport?: TaskSupportSetting;
   /** Log messages one call may send a second: `--plugin-log-limit`, else `mcp.plugin_log_limit` (set by the plan). */
   readonly logLimit?: number;
+  /** Its OS sandbox (`sandbox:`, else `--sandbox`); `false`: none, whatever `--sandbox` says (config only). */
+  readonly sandbox?: SandboxOptions | false;
 }
 
 /** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */
