@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Serves the bundled example C plugins with `entropic-mcp serve` (run by `npm start` after install and build,
-// in the same process, so serve's parent is the launcher and serve ends when the launcher is gone).
+// in the same process, so serve's parent is the launcher and serve ends when the launcher is gone), as
+// examples/plugins/serve.yaml lists them: each in its OS sandbox, working inside examples/plugins/files.
 //   node scripts/serve-examples.mjs [--port N] [--host H] [--stdio]
 // Default: Streamable HTTP on 127.0.0.1:3000, or the next free port up to 3009 when 3000 is taken.
 import { existsSync, readdirSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { parseArgs } from 'node:util';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const examples = join(root, 'examples', 'plugins');
 const serveModule = join(root, 'packages', 'loader', 'dist', 'cli', 'serve.js');
+const config = join(examples, 'serve.yaml');
 
 /** Every built example plugin: examples/plugins/<name>/build/*.so */
 function examplePlugins() {
@@ -72,8 +74,7 @@ export async function serveExamples(argv) {
     console.error(`✖ --port expects 0-65535, got "${values.port}"`);
     process.exit(2);
   }
-  const args = plugins.flatMap((p) => ['--plugin', p]);
-  args.push('--root', root);
+  const args = ['--config', config];
   if (!values.stdio)
     args.push(
       '--http',

@@ -1,5 +1,6 @@
 // scripts/serve-examples.mjs (what `npm start` runs after install and build): the bundled examples over
-// Streamable HTTP on 127.0.0.1 with a port fallback, or over stdio.
+// Streamable HTTP on 127.0.0.1 with a port fallback, or over stdio, each in the sandbox examples/plugins/serve.yaml
+// gives it (the files plugin reads its own folder and nothing else).
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/load.js';
-import { connectHttp, examplePlugins, REPO_ROOT } from './support/serve-helpers.js';
+import { connectHttp, examplePlugins, REPO_ROOT, textOf } from './support/serve-helpers.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'serve-examples.mjs');
 const expected: string[] = [];
@@ -52,9 +53,18 @@ describe('scripts/serve-examples.mjs', () => {
       expect(stderr).toContain(
         `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
       );
+      const files = join(REPO_ROOT, 'examples', 'plugins', 'files');
+      expect(stderr).toContain(`working directory ${files}`);
+      expect(stderr).toContain(
+        `sandbox: read ${files}; write none; connect none; no exec; no new processes;`,
+      );
+      expect(stderr.match(/\n +sandbox: /g)).toHaveLength(examplePlugins().length);
+      expect(stderr).not.toContain('not enforced');
       const client = await connectHttp(url);
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
+      const listed = await client.callTool({ name: 'files.list', arguments: {} });
+      expect(textOf(listed)).toContain('files.c');
       await client.close();
     } finally {
       child.kill('SIGINT');
