@@ -47,7 +47,8 @@ function ensurePnpm() {
 }
 
 // What the test suite runs besides Node (real Redis and HAProxy, valgrind, abigail-tools for the ABI gate, musl
-// for the loader's musl prebuild, libfaketime for clock-skew tests), as command and Debian package.
+// for the loader's musl prebuild, libfaketime for clock-skew tests, libseccomp for the sandbox suite's second host),
+// as command (or a file, for a library) and Debian package. `npm start` needs none of them.
 const TEST_TOOLS = [
   ['abidw', 'abigail-tools'],
   ['valgrind', 'valgrind'],
@@ -58,9 +59,11 @@ const TEST_TOOLS = [
   ['haproxy', 'haproxy'],
   ['prometheus', 'prometheus'],
   ['faketime', 'faketime'],
+  ['/usr/include/seccomp.h', 'libseccomp-dev'],
 ];
 
 function have(command) {
+  if (command.startsWith('/')) return existsSync(command);
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
