@@ -6,6 +6,7 @@ import { loadPlugin, type Plugin, PluginError } from '../src/index.js';
 import { fixture } from './support/fixtures.js';
 import {
   type Arena,
+  alive,
   attempt,
   freePort,
   HOSTILE,
@@ -153,6 +154,19 @@ for (const api of ['plain', 'context'] as const) {
       } finally {
         await p.close();
       }
+    }, 60_000);
+
+    it('kills the processes the plugin left running once its host has ended', async () => {
+      const p = await loadPlugin(HOSTILE[api](), { sandbox: { processes: 3 }, onStderr: () => {} });
+      let pids: number[] = [];
+      try {
+        pids = (await attempt(p, 'orphans', { n: 2 })).split(' ').slice(1).map(Number);
+        expect(pids).toHaveLength(2);
+        expect(pids.filter(alive)).toEqual(pids);
+      } finally {
+        await p.close();
+      }
+      await expect.poll(() => pids.filter(alive), { timeout: 30_000 }).toEqual([]);
     }, 60_000);
 
     it('`processes: 0` allows no new thread either', async () => {

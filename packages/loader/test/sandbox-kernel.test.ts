@@ -3,10 +3,15 @@
 // and with `required: false` loads it with one warning naming what is not enforced. A server that is not root
 // counts tasks with RLIMIT_NPROC in a user namespace. The libseccomp-written filter refuses what the built-in one
 // does, and audit mode logs refusals instead of enforcing them.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlugin, type Plugin, PluginError } from '../src/index.js';
+import { loadPlugin, type Plugin, PluginError, sandboxSupport } from '../src/index.js';
+import { sweepHostCgroups } from '../src/sandbox/cgroup.js';
 import {
   type Arena,
+  alive,
   attempt,
   HOSTILE,
   LIBSECCOMP_HOST,
@@ -136,6 +141,27 @@ describe('a system without seccomp or a pids cgroup', () => {
   }, 60_000);
 });
 
+describe('pids cgroups a killed server left behind', () => {
+  it('are removed, with what still ran in them, and a group whose host runs is left alone', async () => {
+    const dir = (await sandboxSupport()).pidsCgroup as string;
+    const left = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const pid = left.pid as number;
+    const stale = join(dir, `entropic-host-${pid}`);
+    mkdirSync(stale);
+    writeFileSync(join(stale, 'cgroup.procs'), String(pid));
+    const p = await loadPlugin(HOSTILE.plain(), { ...quiet, sandbox: { processes: 1 } });
+    try {
+      await sweepHostCgroups(dir);
+      expect(alive(pid)).toBe(false);
+      expect(existsSync(stale)).toBe(false);
+      expect(await attempt(p, 'forkbomb', { n: 5 })).toBe('made 1 EAGAIN'); // its own group is still there
+    } finally {
+      await p.close();
+      left.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
 describe('a host that does not run as root (the user nobody)', () => {
   let mine: Arena;
   beforeAll(() => {
@@ -161,6 +187,22 @@ describe('a host that does not run as root (the user nobody)', () => {
     } finally {
       await p.close();
     }
+  }, 60_000);
+
+  it('kills the processes its plugin left running, found by its user namespace, once its host has ended', async () => {
+    const p = await loadPlugin(HOSTILE.context(), {
+      ...quiet,
+      hostPath: NOBODY_HOST,
+      sandbox: { processes: 2 },
+    });
+    let pids: number[] = [];
+    try {
+      pids = (await attempt(p, 'orphans', { n: 2 })).split(' ').slice(1).map(Number);
+      expect(pids.filter(alive)).toHaveLength(2);
+    } finally {
+      await p.close();
+    }
+    await expect.poll(() => pids.filter(alive), { timeout: 30_000 }).toEqual([]);
   }, 60_000);
 
   it('without Landlock TCP rules, makes its network namespace through a user namespace', async () => {

@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { MaskedStream, SecretMasker } from '@entropic-mcp/server';
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { removeHostCgroup } from '../sandbox/cgroup.js';
+import { LeftoverReaper, type Leftovers } from '../sandbox/leftovers.js';
 import { sandboxExitCause } from '../sandbox/plan.js';
 import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
@@ -39,8 +39,8 @@ export interface HostSpawnOptions {
   readonly masker: Pick<SecretMasker, 'stream'>;
   /** The host's OS sandbox (ENTROPIC_HOST_SANDBOX), if any. */
   readonly sandboxEnv?: string | undefined;
-  /** Where the host makes its pids cgroup, removed once it has exited. */
-  readonly cgroupDir?: string | undefined;
+  /** How to find what its plugin left running when it ends (sandbox `processes`), and its pids cgroup. */
+  readonly leftovers?: Leftovers | undefined;
 }
 
 const STDERR_TAIL = 4096;
@@ -67,6 +67,7 @@ export class HostProcess {
   readonly #reader: FrameReader;
   readonly #spin = new SpinPolicy();
   readonly #spinRead = spinReader();
+  #reaper: LeftoverReaper | undefined;
 
   constructor(options: HostSpawnOptions) {
     this.#options = options;
@@ -93,6 +94,15 @@ export class HostProcess {
     this.#child.on('error', (error) => {
       this.#spawnError = error;
     });
+    // Children the plugin left (sandbox `processes`) hold the host's pipes open: the close waits for them.
+    if (options.leftovers !== undefined) {
+      const reaper = new LeftoverReaper(options.leftovers, this.#child);
+      this.#reaper = reaper;
+      this.ready.then(
+        () => reaper.ready(),
+        () => {},
+      );
+    }
     this.#child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
       this.#exitStatus = { code, signal };
       this.#ended();
@@ -184,9 +194,7 @@ export class HostProcess {
   #close(exitCode: number | null, signal: NodeJS.Signals | null): void {
     this.#exited = true;
     this.#onStderr(this.#masked.end()); // what is held, if the stream has not ended yet
-    const pid = this.#child.pid;
-    if (this.#options.cgroupDir !== undefined && pid !== undefined)
-      void removeHostCgroup(this.#options.cgroupDir, pid);
+    this.#reaper?.closed();
     // Node destroys a child's own stdio streams when it exits; our request pipe would stay open (one fd per host).
     this.#input.destroy();
     this.#cancel.destroy();

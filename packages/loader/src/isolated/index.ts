@@ -27,7 +27,7 @@ class IsolatedPlugin extends HostedPlugin {
       onStderr: options.onStderr,
       masker: options.masker,
       sandboxEnv: plan?.env,
-      cgroupDir: plan?.cgroupDir,
+      leftovers: plan?.leftovers,
     };
     this.#session = new HostSession(
       spawn,

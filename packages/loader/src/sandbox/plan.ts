@@ -6,6 +6,7 @@
  */
 import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
 import type { SandboxReport, SandboxSupport } from '../types.js';
+import type { Leftovers } from './leftovers.js';
 import type { CheckedSandbox } from './options.js';
 
 export interface SandboxPlan {
@@ -16,6 +17,8 @@ export interface SandboxPlan {
   readonly memoryMb: number | undefined;
   /** Where each host makes its pids cgroup, when one counts its tasks (removed after the host exits). */
   readonly cgroupDir: string | undefined;
+  /** How what its plugin left running is found when a host ends (with a cgroup, or processes it may start). */
+  readonly leftovers: Leftovers | undefined;
   /** What this system cannot enforce. */
   readonly missing: readonly string[];
 }
@@ -152,6 +155,12 @@ export function planSandbox(s: CheckedSandbox, support: SandboxSupport): Sandbox
     },
     memoryMb: s.memoryMb,
     cgroupDir,
+    leftovers:
+      cgroupDir !== undefined
+        ? { cgroupDir }
+        : d.lines.includes('pids nproc') && (s.processes ?? 0) > 0
+          ? { userNamespace: true }
+          : undefined,
     missing: d.missing,
   };
 }

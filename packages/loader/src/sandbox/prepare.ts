@@ -5,8 +5,18 @@
  */
 import type { ResolvedLoadOptions } from '../checks.js';
 import { findHost } from '../isolated/find-host.js';
+import { sweepHostCgroups } from './cgroup.js';
 import { planSandbox, type SandboxPlan, sandboxRefusal, sandboxWarning } from './plan.js';
 import { probeHost } from './probe.js';
+
+const swept = new Set<string>();
+
+/** Once per folder and process: groups a killed server left behind (sandbox/cgroup.ts). */
+function sweepOnce(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  void sweepHostCgroups(dir);
+}
 
 export async function prepareSandbox(
   path: string,
@@ -16,6 +26,7 @@ export async function prepareSandbox(
   if (sandbox === undefined) return undefined;
   const support = await probeHost(findHost(options.hostPath, path));
   const plan = planSandbox(sandbox, support);
+  if (plan.cgroupDir !== undefined) sweepOnce(plan.cgroupDir);
   if (plan.missing.length > 0 && sandbox.required) throw sandboxRefusal(path, plan.missing);
   if (plan.report.notEnforced.length > 0) {
     process.emitWarning(sandboxWarning(path, plan.report), {

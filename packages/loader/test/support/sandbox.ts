@@ -2,7 +2,7 @@
  * Shared pieces of the sandbox suites: the hostile fixture plugins (test/fixtures/sandbox/hostile.c, plain API and
  * plugin context), the other host builds, a folder of files to read and write, and listening TCP ports.
  */
-import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { Plugin } from '../../src/index.js';
@@ -88,4 +88,14 @@ export function stderrSink(): { onStderr: (text: string) => void; text(): string
 /** A folder the user nobody may write in (for a host that runs as nobody). */
 export function openToNobody(path: string): void {
   chownSync(path, NOBODY, NOBODY);
+}
+
+/** Whether process `pid` runs (a zombie waiting for its parent does not). */
+export function alive(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}`)) return false;
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
