@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { PluginError } from './errors.js';
-import type { Isolation } from './types.js';
+import { readSandboxFlag } from './serve/config/sandbox.js';
+import type { Isolation, SandboxOptions } from './types.js';
 
 export class UsageError extends Error {}
 
@@ -27,6 +28,16 @@ export function parseCommandArgs<const O extends NonNullable<ParseArgsConfig['op
 ): ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>> {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** `--sandbox SPEC` of `inspect` and `call`, read as `serve --sandbox` reads it. */
+export function sandboxOf(spec: string | undefined): SandboxOptions | undefined {
+  if (spec === undefined) return undefined;
+  try {
+    return readSandboxFlag(spec, process.cwd());
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -76,6 +76,18 @@ describe('entropic-mcp inspect', () => {
 });
 
 describe('entropic-mcp call', () => {
+  it('call --sandbox runs the call in that sandbox', () => {
+    const r = run(
+      'call',
+      fixture('sandbox-hostile'),
+      'try',
+      '{"what":"read","path":"/etc/hostname"}',
+      '--sandbox',
+      '{}',
+    );
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).result).toBe('refused EACCES /etc/hostname');
+  });
   it('prints the envelope, with config and working directory applied', () => {
     const r = run('call', fixture('crashy'), 'state', '{}', '--config', '{"k":"v"}', '--cwd', '/tmp');
     expect(r.status).toBe(0);

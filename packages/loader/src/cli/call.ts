@@ -1,6 +1,7 @@
 /**
  * `entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] [--isolation process|none]
- * [--timeout MS] [--no-validate]`: one call, checked first like `serve` would check it; prints the answer.
+ * [--timeout MS] [--sandbox SPEC] [--no-validate]`: one call, checked first like `serve` would check it; prints
+ * the answer.
  */
 import { checkCall } from '../call-check.js';
 import {
@@ -10,6 +11,7 @@ import {
   pluginPath,
   report,
   runContained,
+  sandboxOf,
   UsageError,
 } from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
@@ -17,7 +19,7 @@ import type { LoadOptions } from '../types.js';
 
 const USAGE =
   'usage: entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] ' +
-  '[--isolation process|none] [--timeout MS] [--no-validate]\n';
+  '[--isolation process|none] [--timeout MS] [--sandbox SPEC] [--no-validate]\n';
 
 const HELP = `${USAGE}
 Loads one plugin, calls one of its tools and prints the plugin's answer (result and directives) as JSON.
@@ -31,6 +33,8 @@ No server and no MCP client are involved.
   --isolation MODE       process (default: the plugin runs in its own host process) or none (in-process,
                          in a child Node process so a crash is still reported)
   --timeout MS           time limit for the call, in milliseconds
+  --sandbox SPEC         run it in this OS sandbox, as \`serve --sandbox\` would ('{read: [/srv/data]}'); what
+                         the sandbox refuses, the plugin sees as an error (EACCES, EPERM)
   --no-validate          skip the checks below and hand the call to the plugin as it is
   -h, --help             this text
 
@@ -56,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
       cwd: { type: 'string' },
       isolation: { type: 'string' },
       timeout: { type: 'string' },
+      sandbox: { type: 'string' },
       'no-validate': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -73,11 +78,13 @@ export async function run(argv: string[]): Promise<number> {
     }
     const isolation = isolationOf(values.isolation);
     const timeoutMs = timeoutOf(values.timeout);
+    const sandbox = sandboxOf(values.sandbox);
     const options: LoadOptions = {
       isolation,
       ...(values.config === undefined ? {} : { config: parseJson(values.config, '--config') }),
       ...(values.cwd === undefined ? {} : { workingDir: values.cwd }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(sandbox === undefined ? {} : { sandbox }),
     };
     if (isolation === 'none') {
       const contained = runContained('call', argv);

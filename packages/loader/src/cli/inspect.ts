@@ -8,11 +8,11 @@ import {
   parseCommandArgs,
   report,
   runContained,
+  sandboxOf,
   UsageError,
 } from '../cli-shared.js';
 import { loadPlugin } from '../load.js';
-import { readSandboxFlag } from '../serve/config/sandbox.js';
-import type { Plugin, SandboxOptions } from '../types.js';
+import type { Plugin } from '../types.js';
 
 const USAGE =
   'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--sandbox SPEC] [--json]\n';
@@ -72,15 +72,6 @@ function sandboxRows(plugin: Plugin): string[] {
     ...s.enforced.map((part) => `  enforced  ${part}`),
     ...s.notEnforced.map((part) => `  NOT enforced  ${part}`),
   ];
-}
-
-function sandboxOf(spec: string | undefined): SandboxOptions | undefined {
-  if (spec === undefined) return undefined;
-  try {
-    return readSandboxFlag(spec, process.cwd());
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
 }
 
 function instancesOf(value: string | undefined): number {
