@@ -205,6 +205,23 @@ describe('a host that does not run as root (the user nobody)', () => {
     await expect.poll(() => pids.filter(alive), { timeout: 30_000 }).toEqual([]);
   }, 60_000);
 
+  it('refuses to load the plugin when a part cannot be applied in the host: a path it cannot reach', async () => {
+    const closed = join(mine.root, 'closed');
+    mkdirSync(closed, { mode: 0o700 }); // root's, and nobody may not look inside
+    writeFileSync(join(closed, 'x'), 'x');
+    const error = await refusal(
+      loadPlugin(HOSTILE.plain(), {
+        ...quiet,
+        hostPath: NOBODY_HOST,
+        sandbox: { read: [join(closed, 'x')] },
+      }),
+    );
+    expect(error.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
+    expect(error.message).toContain(
+      `the sandbox could not be applied, so the plugin was not loaded: sandbox path ${join(closed, 'x')} cannot be opened: Permission denied`,
+    );
+  }, 60_000);
+
   it('without Landlock TCP rules, makes its network namespace through a user namespace', async () => {
     simulateMissing('landlock-net');
     const sandbox = { required: false };

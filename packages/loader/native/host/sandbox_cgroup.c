@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sandbox_spec.h"
@@ -96,15 +97,6 @@ static int locate(char* out, size_t size) {
   return ok ? 0 : -1;
 }
 
-int sb_cgroup_parent(char* out, size_t size) {
-  if (sb_simulated_missing("pids-cgroup") || locate(out, size) != 0) return -1;
-  char probe[1200];
-  snprintf(probe, sizeof probe, "%s/entropic-probe-%ld", out, (long)getpid());
-  if (mkdir(probe, 0755) != 0) return -1;
-  rmdir(probe);
-  return 0;
-}
-
 static int write_text(const char* dir, const char* file, const char* text, sb_why_t* why) {
   char path[1400];
   snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -126,4 +118,31 @@ int sb_cgroup_join(long tasks, sb_why_t* why) {
   if (write_text(group, "pids.max", text, why) != 0) return -1;
   snprintf(text, sizeof text, "%ld", (long)getpid());
   return write_text(group, "cgroup.procs", text, why);
+}
+
+/* Whether a child process can make a group under `parent` and move into it (a cgroup v2 parent with processes of
+ * its own refuses the move); the group is removed once the child is gone. */
+static int can_join(const char* parent) {
+  char probe[1200];
+  pid_t pid = fork();
+  if (pid < 0) return 0;
+  snprintf(probe, sizeof probe, "%s/entropic-probe-%ld", parent, (long)(pid == 0 ? getpid() : pid));
+  if (pid == 0) {
+    sb_why_t why;
+    char self[32];
+    snprintf(self, sizeof self, "%ld", (long)getpid());
+    int ok = mkdir(probe, 0755) == 0 && write_text(probe, "pids.max", "8", &why) == 0 &&
+             write_text(probe, "cgroup.procs", self, &why) == 0;
+    _exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  rmdir(probe);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int sb_cgroup_parent(char* out, size_t size) {
+  if (sb_simulated_missing("pids-cgroup") || locate(out, size) != 0) return -1;
+  return can_join(out) ? 0 : -1;
 }
