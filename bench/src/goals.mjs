@@ -96,6 +96,7 @@ export function checkGoals(tables, opts) {
     add(`RSS growth ${span} ≤ 5 % (${r.label})`, `${(r.growth * 100).toFixed(1)} %`, r.growth <= 0.05);
   }
   pluginGoals(tables, opts, add);
+  sandboxGoals(tables, opts, add);
   const check = row(tables, 'abi', 'check');
   add(
     'entropic-abi check < 3 s',
@@ -184,6 +185,31 @@ function pluginGoals(tables, opts, add) {
   const x2 = row(tables, 'instances', 'spin-x2');
   const r5 = ratio(x2, x1);
   add('2 ms CPU tool, 8 in flight: --instances 2 ≥ 1.6× one instance', vs(r5, x2, x1), r5 && r5 >= 1.6);
+}
+
+/**
+ * Issue 34: the sandbox adds under 5 ms to a host's start-up and no measurable cost per call (within 5 % of the
+ * same plugin without it, round by round, at 1 and at 64 in flight).
+ */
+function sandboxGoals(tables, opts, add) {
+  const start = row(tables, 'sandbox-start', 'sandbox');
+  add(
+    'Sandbox adds < 5 ms to a plugin host start-up (median)',
+    start &&
+      `+${start.addedMs.toFixed(2)} ms (${start.medianMs.toFixed(2)} ms); host CPU +${start.addedCpuMs.toFixed(2)} ms`,
+    start && start.addedMs < 5,
+  );
+  for (const id of ['sandbox-stdio-1', `sandbox-stdio-${opts.inflight}`]) {
+    const off = row(tables, id, 'plugin-isolated');
+    const on = row(tables, id, 'plugin-sandboxed');
+    const r = off && on ? on.perSecond / off.perSecond : undefined;
+    add(
+      `Sandboxed plugin calls ≥ 0.95× unsandboxed, stdio ${id.endsWith('-1') ? 1 : opts.inflight} in flight`,
+      r &&
+        `${r.toFixed(2)}× (${Math.round(on.perSecond)}/s vs ${Math.round(off.perSecond)}/s; round by round ${pairedText(on, off)}; host CPU ${on.hostCpuPerCallUs.toFixed(1)} vs ${off.hostCpuPerCallUs.toFixed(1)} µs/call)`,
+      r && r >= 0.95,
+    );
+  }
 }
 
 /** Issue 24: the isolated plugin path at 64 in flight when the client writes one message per `write`. */

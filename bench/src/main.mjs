@@ -12,10 +12,11 @@ import { growthWorkload } from './workloads/growth.mjs';
 import { httpWorkload } from './workloads/http.mjs';
 import { instancesWorkload } from './workloads/instances.mjs';
 import { modernWorkload } from './workloads/modern.mjs';
+import { sandboxWorkload } from './workloads/sandbox.mjs';
 import { stdioWorkload } from './workloads/stdio.mjs';
 import { telemetryWorkload } from './workloads/telemetry.mjs';
 
-const WORKLOADS = ['stdio', 'http', 'modern', 'instances', 'growth', 'abi', 'telemetry'];
+const WORKLOADS = ['stdio', 'http', 'modern', 'instances', 'growth', 'abi', 'telemetry', 'sandbox'];
 const USAGE = `usage: pnpm bench [--quick] [--only ${WORKLOADS.join(',')}] [--repeat N] [--calls N] [--warmup N]
                   [--http-calls N] [--spin-calls N] [--growth-http-full] [--baseline GIT-REF] [--out PATH-PREFIX]`;
 
@@ -126,6 +127,10 @@ async function main() {
   if (opts.only.includes('telemetry')) {
     log('telemetry');
     result.tables.push(...(await telemetryWorkload(opts, log)));
+  }
+  if (opts.only.includes('sandbox')) {
+    log('sandbox');
+    result.tables.push(...(await sandboxWorkload(opts, log)));
   }
   if (opts.only.includes('abi')) {
     log('abi');

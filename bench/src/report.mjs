@@ -59,6 +59,22 @@ function abiTable(table) {
   return lines;
 }
 
+function sandboxStartTable(table) {
+  const ms = (n) => n.toFixed(2);
+  const lines = [
+    '| host | median ms | p90 ms | added, ms | host CPU ms (median) | added CPU, ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of table.rows) {
+    if (r.skipped) lines.push(`| ${r.label} | ${why(r)} | – | – | – | – |`);
+    else
+      lines.push(
+        `| ${r.label} | ${ms(r.medianMs)} | ${ms(r.p90Ms)} | ${ms(r.addedMs)} | ${ms(r.cpuMs)} | ${ms(r.addedCpuMs)} |`,
+      );
+  }
+  return lines;
+}
+
 function telemetryCostTable(table) {
   const lines = [
     '| measurement | API only vs today (calls/s) | API only vs today (CPU µs/call) | SDK on: added CPU µs/call | SDK on vs API only (calls/s) | serve + plugin, OTEL_* set: added CPU µs/call | same, calls/s |',
@@ -108,6 +124,7 @@ export function renderMarkdown(result) {
     if (table.kind === 'growth') lines.push(...growthTable(table));
     else if (table.kind === 'abi') lines.push(...abiTable(table));
     else if (table.kind === 'telemetry-cost') lines.push(...telemetryCostTable(table));
+    else if (table.kind === 'sandbox-start') lines.push(...sandboxStartTable(table));
     else lines.push(...throughputTable(table));
     lines.push('');
   }

@@ -131,6 +131,22 @@ describe('pnpm bench --quick', () => {
     for (const row of abi.rows) expect(row.medianMs, row.label).toBeGreaterThan(0);
   });
 
+  it('times the plugin host start-up with the sandbox off and on, and calls with and without it', () => {
+    const start = result.tables.find((t) => t.id === 'sandbox-start')!;
+    for (const name of ['off', 'sandbox']) {
+      const row = start.rows.find((r) => r.target === name)!;
+      expect(row.skipped ?? row.error, name).toBeUndefined();
+      expect(row.medianMs, name).toBeGreaterThan(0);
+    }
+    for (const id of ['sandbox-stdio-1', 'sandbox-stdio-64', 'sandbox-stdio-64-each']) {
+      const table = result.tables.find((t) => t.id === id)!;
+      expect(problems(table)).toEqual([]);
+      expect(table.rows.map((r) => r.target)).toEqual(['plugin-isolated', 'plugin-sandboxed']);
+      for (const row of table.rows) expect(row.hostCpuPerCallUs, `${id} ${row.label}`).toBeGreaterThan(0);
+    }
+    expect(markdown).toContain('## Plugin host start-up, spawn to ready frame');
+  });
+
   it('writes the tables with ratios and the verdict on each target', () => {
     expect(markdown).toContain('× SDK v1');
     expect(markdown).toContain('× ceiling');
