@@ -4,9 +4,12 @@
  *
  *   architecture is not this one's         -> kill the process
  *   (x86-64) an x32 system call number     -> kill the process
- *   one of the calls of every request (sb_policy_hot, none refused) -> allow, after a dozen instructions
- *   for each row: the number matches and the row's test holds -> its errno (audit: notify the supervisor)
+ *   a binary search on the system-call number down to the rows of at most 4 calls; then for each of those rows:
+ *   the number matches and the row's test holds -> its errno (audit: notify the supervisor)
  *   otherwise                              -> allow
+ *
+ * So any call, refused or not, runs about 10 to 25 instructions: a walk through every row cost a call the filter
+ * lets through about 50 ns more than no filter (1 µs) in `pnpm bench --only sandbox`.
  *
  * Arguments are read as their low 32 bits, which is all the kernel reads of an int or flags argument; a pointer
  * (SB_TEST_NONZERO64) is read whole.
@@ -75,22 +78,45 @@ static void emit_rule(program_t* p, const sb_rule_t* r, uint32_t refuse) {
   }
 }
 
-/* Whether a row of the table names `nr` (then it is not let through early). */
-static int has_rule(const sb_rule_t* rules, int count, int nr) {
-  for (int i = 0; i < count; i++)
-    if (rules[i].nr == nr) return 1;
-  return 0;
+/* Rows sorted by system-call number; a call's rows keep their order (insertion sort: a few dozen rows). */
+static void sort_rows(const sb_rule_t* rules, int count, const sb_rule_t** sorted) {
+  for (int i = 0; i < count; i++) {
+    int j = i;
+    while (j > 0 && sorted[j - 1]->nr > rules[i].nr) {
+      sorted[j] = sorted[j - 1];
+      j--;
+    }
+    sorted[j] = &rules[i];
+  }
 }
 
-/* Lets the hot calls through before the rows: each a jump to one ALLOW, which the others jump over. */
-static void emit_hot(program_t* p, const sb_rule_t* rules, int count) {
-  int hot[32], n = 0;
-  for (int i = 0; sb_policy_hot[i] >= 0 && n < 32; i++)
-    if (!has_rule(rules, count, sb_policy_hot[i])) hot[n++] = sb_policy_hot[i];
-  emit(p, SB_BPF_LD_W_ABS, 0, 0, SB_DATA_NR);
-  for (int i = 0; i < n; i++) emit(p, SB_BPF_JEQ_K, (uint8_t)(n - i), 0, (uint32_t)hot[i]);
-  emit(p, SB_BPF_JA, 0, 0, 1);
-  emit(p, SB_BPF_RET_K, 0, 0, SB_SECCOMP_RET_ALLOW);
+#define LEAF_CALLS 4
+
+static uint32_t refusal(const sb_rule_t* r, int audit) {
+  int compatibility = r->error == ENOSYS; /* clone3: not a refusal, audited or not */
+  return audit && !compatibility ? SB_SECCOMP_RET_USER_NOTIF : SB_SECCOMP_RET_ERRNO | ((uint32_t)r->error & 0xffffu);
+}
+
+/* The rows [lo, hi) of `rows`, by number; the accumulator holds the call's number on entry. A leaf tests its rows
+ * one after another and allows what none refuses; a node sends numbers from its pivot up to its right half. */
+static void emit_tree(program_t* p, const sb_rule_t* const* rows, int lo, int hi, int audit) {
+  int distinct = 0, mid = lo;
+  for (int i = lo; i < hi; i++)
+    if (i == lo || rows[i]->nr != rows[i - 1]->nr) distinct++;
+  if (distinct <= LEAF_CALLS) {
+    for (int i = lo; i < hi; i++) emit_rule(p, rows[i], refusal(rows[i], audit));
+    emit(p, SB_BPF_RET_K, 0, 0, SB_SECCOMP_RET_ALLOW);
+    return;
+  }
+  for (int seen = 0; mid < hi; mid++) {
+    if (mid > lo && rows[mid]->nr != rows[mid - 1]->nr && ++seen == distinct / 2) break;
+  }
+  emit(p, SB_BPF_JGE_K, 0, 1, (uint32_t)rows[mid]->nr);
+  int jump = p->len;
+  emit(p, SB_BPF_JA, 0, 0, 0);
+  emit_tree(p, rows, lo, mid, audit);
+  if (!p->overflow) p->insns[jump].k = (uint32_t)(p->len - (jump + 1));
+  emit_tree(p, rows, mid, hi, audit);
 }
 
 int sb_filter_load(const sb_rule_t* rules, int count, int audit, int* listener, sb_why_t* why) {
@@ -105,15 +131,10 @@ int sb_filter_load(const sb_rule_t* rules, int count, int audit, int* listener, 
   emit(&p, SB_BPF_JGE_K, 0, 1, SB_X32_SYSCALL_BIT);
   emit(&p, SB_BPF_RET_K, 0, 0, SB_SECCOMP_RET_KILL_PROCESS);
 #endif
-  emit_hot(&p, rules, count);
-  for (int i = 0; i < count; i++) {
-    const sb_rule_t* r = &rules[i];
-    int compatibility = r->error == ENOSYS; /* clone3: not a refusal, audited or not */
-    uint32_t refuse = audit && !compatibility ? SB_SECCOMP_RET_USER_NOTIF
-                                              : SB_SECCOMP_RET_ERRNO | ((uint32_t)r->error & 0xffffu);
-    emit_rule(&p, r, refuse);
-  }
-  emit(&p, SB_BPF_RET_K, 0, 0, SB_SECCOMP_RET_ALLOW);
+  const sb_rule_t* sorted[SB_MAX_RULES];
+  sort_rows(rules, count, sorted);
+  emit(&p, SB_BPF_LD_W_ABS, 0, 0, SB_DATA_NR);
+  emit_tree(&p, sorted, 0, count, audit);
   if (p.overflow) return sb_fail(why, "the seccomp filter is longer than %d instructions", MAX_INSNS);
   struct sb_sock_fprog prog = {(unsigned short)p.len, p.insns};
   long rc = syscall(SYS_seccomp, SB_SECCOMP_SET_MODE_FILTER, audit ? SB_SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog);

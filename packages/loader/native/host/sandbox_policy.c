@@ -189,11 +189,6 @@ static void sockets(builder_t* b, const sb_spec_t* s) {
   only(b, SYS_socketpair, "socketpair", 0, 0xffffffffu, unix_only, 1);
 }
 
-const int sb_policy_hot[] = {
-    SYS_read,   SYS_write, SYS_futex, SYS_sched_yield, SYS_timerfd_settime, SYS_clock_nanosleep,
-    SYS_mmap,   SYS_munmap, SYS_madvise, SYS_mprotect,  SYS_close,           -1,
-};
-
 static sb_rule_t* last_rules;
 static int last_count;
 

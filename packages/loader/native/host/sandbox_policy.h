@@ -40,10 +40,6 @@ typedef struct {
 /* The refusals `spec` asks for, in `rules`; how many. */
 int sb_policy(const sb_spec_t* spec, sb_rule_t* rules, int max);
 
-/* System calls a host makes for every request (and a plugin, often), which no row refuses: a filter may let them
- * through before it looks at the rows. Ends with -1. */
-extern const int sb_policy_hot[];
-
 /* The name of system call `nr` in the policy table ("syscall" when it has none). */
 const char* sb_policy_name(int nr);
 
