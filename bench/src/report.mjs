@@ -75,6 +75,31 @@ function sandboxStartTable(table) {
   return lines;
 }
 
+function sandboxSyscallTable(table) {
+  const ns = (n) => n.toFixed(1);
+  const lines = [
+    '| host | getppid ns (every row checked) | added ns | read(-1) ns (let through first) | added ns |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of table.rows)
+    lines.push(
+      `| ${r.label} | ${ns(r.coldNs)} | ${ns(r.addedColdNs)} | ${ns(r.hotNs)} | ${ns(r.addedHotNs)} |`,
+    );
+  return lines;
+}
+
+function sandboxCallsTable(table) {
+  const lines = [
+    '| plugin | µs per call, awaited | × off (round by round) | calls/s, 64 in flight | × off (round by round) | host CPU µs/call | rounds (calls/s at 64) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of table.rows)
+    lines.push(
+      `| ${r.label} | ${r.awaitedUs.toFixed(1)} | ${r.awaitedRatio.toFixed(2)}× | ${int(r.perSecond)} | ${r.perSecondRatio.toFixed(2)}× | ${r.hostCpuPerCallUs.toFixed(2)} | ${r.rounds.join(', ')} |`,
+    );
+  return lines;
+}
+
 function telemetryCostTable(table) {
   const lines = [
     '| measurement | API only vs today (calls/s) | API only vs today (CPU µs/call) | SDK on: added CPU µs/call | SDK on vs API only (calls/s) | serve + plugin, OTEL_* set: added CPU µs/call | same, calls/s |',
@@ -125,6 +150,8 @@ export function renderMarkdown(result) {
     else if (table.kind === 'abi') lines.push(...abiTable(table));
     else if (table.kind === 'telemetry-cost') lines.push(...telemetryCostTable(table));
     else if (table.kind === 'sandbox-start') lines.push(...sandboxStartTable(table));
+    else if (table.kind === 'sandbox-syscall') lines.push(...sandboxSyscallTable(table));
+    else if (table.kind === 'sandbox-calls') lines.push(...sandboxCallsTable(table));
     else lines.push(...throughputTable(table));
     lines.push('');
   }
