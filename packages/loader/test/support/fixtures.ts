@@ -1,4 +1,4 @@
-/** Paths of the compiled test fixtures (`make -C test/fixtures`, run by the package's `test` script). */
+/** Paths of the compiled test fixtures (`make -C test/fixtures`, run by the global setup before the tests). */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,0 +1,120 @@
+// The one vitest configuration of the workspace. Each suite below becomes up to two projects:
+//   <name>:unit         in memory: the colocated src/**/*.test.ts and the test/ files listed in `unit`. No child
+//                       process, socket, compiled plugin or server (scripts/vitest/in-memory.ts refuses them).
+//   <name>:integration  the rest of test/: builds, compiled C, child processes, sockets, Redis, HAProxy.
+// `pnpm test:fast` runs every unit project, a package's `pnpm test` its own (`--project '<name>:*'`), and
+// `npm test` all of them in one run, several files at a time, the longest first (scripts/vitest/sequencer.ts).
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { LongestFirst } from './scripts/vitest/sequencer.js';
+
+interface Suite {
+  /** The project names' prefix. */
+  readonly name: string;
+  /** The package folder, from the repository root. */
+  readonly dir: string;
+  /**
+   * test/ files that run in memory too, so they join the unit lane. The exports tests stay out: they read the
+   * built package with the TypeScript compiler (seconds each), so they belong with the build.
+   */
+  readonly unit?: readonly string[];
+  /** The integration lane's files. */
+  readonly integration?: readonly string[];
+  readonly testTimeout?: number;
+  readonly hookTimeout?: number;
+  /** Global setup of the integration lane, from the package folder. */
+  readonly globalSetup?: readonly string[];
+}
+
+const MINUTE = 60_000;
+const inTest = (name: string) => `test/${name}.test.ts`;
+
+const SUITES: readonly Suite[] = [
+  { name: 'abi-headers', dir: 'packages/abi-headers' },
+  {
+    name: 'codegen',
+    dir: 'packages/codegen',
+    unit: ['committed', 'definition-edits', 'docs-steps', 'header-facts', 'lock-file'].map(inTest),
+  },
+  {
+    name: 'server',
+    dir: 'packages/server',
+    unit: [
+      'fuzz-envelope',
+      'fuzz-modern-stdio',
+      'modern-era',
+      'modern-mrtr',
+      'standard-schema',
+      'stdio',
+      'transport-in-memory',
+      'transport-stdio',
+      'typed-prompts',
+    ].map(inTest),
+  },
+  { name: 'redis', dir: 'packages/redis', testTimeout: MINUTE, hookTimeout: MINUTE },
+  // The C fixtures and the example plugins are compiled once, before any file runs.
+  { name: 'loader', dir: 'packages/loader', globalSetup: ['test/support/global-setup.ts'] },
+  // Node, Redis and connection faults, each on a cluster of its own; the table of every scenario at the end.
+  {
+    name: 'chaos',
+    dir: 'tests/chaos',
+    testTimeout: 4 * MINUTE,
+    hookTimeout: 2 * MINUTE,
+    globalSetup: ['test/support/results.ts'],
+  },
+  { name: 'publish', dir: 'tests/publish' },
+  {
+    name: 'bench',
+    dir: 'bench',
+    integration: ['test/**/*.test.ts', 'test/**/*.test.mjs'],
+    testTimeout: 5 * MINUTE,
+    hookTimeout: 5 * MINUTE,
+  },
+  // The repository's own scripts (the step runner behind `npm test`).
+  { name: 'scripts', dir: '.', integration: ['scripts/test/**/*.test.mjs'] },
+];
+
+const IN_MEMORY = fileURLToPath(new URL('scripts/vitest/in-memory.ts', import.meta.url));
+
+function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
+  const root = fileURLToPath(new URL(`${suite.dir}/`, import.meta.url));
+  const limits = {
+    testTimeout: suite.testTimeout ?? 2 * MINUTE,
+    hookTimeout: suite.hookTimeout ?? 2 * MINUTE,
+  };
+  const unit = suite.dir === '.' ? [] : ['src/**/*.test.ts', ...(suite.unit ?? [])];
+  const integration = suite.integration ?? ['test/**/*.test.ts'];
+  return [
+    {
+      extends: true,
+      test: { name: `${suite.name}:unit`, root, include: unit, setupFiles: [IN_MEMORY], ...limits },
+    },
+    {
+      extends: true,
+      test: {
+        name: `${suite.name}:integration`,
+        root,
+        include: integration,
+        exclude: ['**/node_modules/**', ...(suite.unit ?? [])],
+        globalSetup: [...(suite.globalSetup ?? [])],
+        ...limits,
+      },
+    },
+  ].filter((project) => project.test.include.length > 0);
+}
+
+/**
+ * Files at a time: most integration files wait on child processes and sockets rather than compute, so twice the
+ * cores keeps a 2-core machine busy. ENTROPIC_TEST_WORKERS (or vitest's --maxWorkers) overrides it.
+ */
+const workers = Number(process.env.ENTROPIC_TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
+
+export default defineConfig({
+  test: {
+    projects: SUITES.flatMap(projectsOf),
+    maxWorkers: workers,
+    sequence: { sequencer: LongestFirst },
+    reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
+  },
+});
