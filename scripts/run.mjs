@@ -1,44 +1,55 @@
 #!/usr/bin/env node
-// One entry point for the two Quick start commands, usable on a machine that has only Node and npm.
-//   node scripts/run.mjs serve   install, build, then serve the bundled example plugins
-//   node scripts/run.mjs test    install (with apt-get as root, the system tools the tests use), build, then
-//                                run every check and test the project has
+// One entry point for the Quick start and development commands, usable on a machine that has only Node and npm.
+//   node scripts/run.mjs serve          install, build, then serve the bundled example plugins
+//   node scripts/run.mjs test           install (with apt-get as root, the system tools the tests use), build,
+//                                       then run every check and test the project has
+//   node scripts/run.mjs test ARGS...   install, build, then vitest with ARGS only (a file, a --project …)
+//   node scripts/run.mjs fast           lint, typecheck and the in-memory unit tests
+// Each prints its plan first and the time of each step at the end; SIGINT/SIGTERM stops every process it started
+// (scripts/steps.mjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Runner, runSteps } from './steps.mjs';
+import { printTestReport } from './test-report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1' };
+const tools = join(root, '.tools', 'node_modules', '.bin');
+env.PATH = `${tools}${delimiter}${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH}`;
+const runner = new Runner(env, root);
+/** The JSON report of the last whole-workspace vitest run. */
+const REPORT = join(root, '.vitest-results.json');
 
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env, ...opts });
-  if (r.error) throw r.error;
-  return r.status ?? 1;
-}
-function must(cmd, args, opts) {
-  const code = run(cmd, args, opts);
-  if (code !== 0) {
-    console.error(`\n✖ ${cmd} ${args.join(' ')} exited with ${code}`);
-    process.exit(code);
-  }
-}
+/** A step that runs one command and passes when it exits 0. */
+const must = (cmd, args) => (r) => r.exec(cmd, args);
+/** A step that runs several commands in order, up to the first that fails. */
+const all =
+  (...steps) =>
+  async (r) => {
+    for (const step of steps) {
+      const code = await step(r);
+      if (code !== 0) return code;
+    }
+    return 0;
+  };
+
 function pnpmVersion() {
   const r = spawnSync('pnpm', ['--version'], { env, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
 // pnpm: the pinned version on PATH, else a private copy under .tools/ (no global install, no root).
-function ensurePnpm() {
-  const tools = join(root, '.tools', 'node_modules', '.bin');
-  env.PATH = `${tools}${delimiter}${join(root, 'node_modules', '.bin')}${delimiter}${env.PATH}`;
-  if (pnpmVersion() === pinned) return;
+async function ensurePnpm(r) {
+  if (pnpmVersion() === pinned) return 0;
   console.error(`• installing pnpm@${pinned} into .tools/`);
-  must('npm', [
+  const prefix = join(root, '.tools');
+  return r.exec('npm', [
     'install',
     '--prefix',
-    join(root, '.tools'),
+    prefix,
     '--no-save',
     '--no-audit',
     '--no-fund',
@@ -67,67 +78,102 @@ function have(command) {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-// Installs the missing ones with apt-get when this runs as root on Debian; otherwise names them and stops.
-function ensureTestTools() {
+// Installs the missing ones with apt-get when this runs as root on Debian; otherwise names them and fails.
+async function ensureTestTools(r) {
   const missing = TEST_TOOLS.filter(([command]) => !have(command)).map(([, pkg]) => pkg);
-  if (missing.length === 0) return;
+  if (missing.length === 0) return 0;
   if (have('apt-get') && process.getuid?.() === 0) {
     console.error(`• installing ${missing.join(', ')} with apt-get`);
     const aptEnv = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } };
-    must('apt-get', ['update', '-qq'], aptEnv);
-    must('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], aptEnv);
-    return;
+    const update = await r.exec('apt-get', ['update', '-qq'], aptEnv);
+    if (update !== 0) return update;
+    return r.exec('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], aptEnv);
   }
   console.error(
     `✖ the tests need ${missing.join(', ')}; on Debian: sudo apt-get install -y ${missing.join(' ')}`,
   );
-  process.exit(1);
+  return 1;
 }
 
-function setup() {
-  ensurePnpm();
-  must('pnpm', ['install', '--frozen-lockfile']);
-  must('pnpm', ['exec', 'turbo', 'run', 'build']);
+const TOOLS_STEP = {
+  name: 'system tools',
+  what: `${TEST_TOOLS.map(([command]) => command).join(', ')} (apt-get installs missing ones as root)`,
+  run: ensureTestTools,
+};
+const INSTALL_STEP = {
+  name: 'install',
+  what: 'pnpm install --frozen-lockfile',
+  run: all(ensurePnpm, must('pnpm', ['install', '--frozen-lockfile'])),
+};
+// The loader's prebuilds are made here, once, not by the first `pnpm pack` of a test: the packed-package test and
+// the publish test both read them, and would race if one of them made them while the other copied them.
+const BUILD_STEP = {
+  name: 'build',
+  what: 'turbo run build prebuilds',
+  run: must('turbo', ['run', 'build', 'prebuilds', '--output-logs=new-only']),
+};
+const LINT_STEP = { name: 'lint', what: 'biome check .', run: must('biome', ['check', '.']) };
+const TYPECHECK_STEP = {
+  name: 'typecheck',
+  what: 'turbo run typecheck',
+  run: must('turbo', ['run', 'typecheck', '--output-logs=new-only']),
+};
+
+/** Runs vitest with `args` from the root, then sums up its report. */
+function vitestStep(name, args) {
+  return {
+    name,
+    what: `vitest run ${args.join(' ')}`.trimEnd(),
+    async run(r) {
+      rmSync(REPORT, { force: true });
+      const code = await r.exec('vitest', ['run', ...args]);
+      const failed = existsSync(REPORT) ? printTestReport(REPORT, root) : 0;
+      return code !== 0 ? code : failed > 0 ? 1 : 0;
+    },
+  };
 }
 
-// Sums the JSON reports the vitest runs left behind and prints one closing line.
-function summarize() {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  const dirs = ['packages', 'examples', 'tests'].flatMap((d) =>
-    existsSync(join(root, d)) ? readdirSync(join(root, d)).map((p) => join(root, d, p)) : [],
-  );
-  for (const dir of [...dirs, join(root, 'bench')]) {
-    const file = join(dir, '.vitest-results.json');
-    if (!existsSync(file)) continue;
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  }
-  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
-  return failed;
-}
+const [task, ...rest] = process.argv.slice(2);
+// `npm test -- FILE` and `pnpm test -- FILE` may hand over the `--` itself.
+const args = rest[0] === '--' ? rest.slice(1) : rest;
 
-const task = process.argv[2];
 if (task === 'serve') {
-  setup();
+  const code = await runSteps('npm start', [INSTALL_STEP, BUILD_STEP], { runner, quiet: true });
+  if (code !== 0) process.exit(code);
   // In this process, not a child: serve then watches this process's parent (npm), and ends when it is gone.
   const { serveExamples } = await import(pathToFileURL(join(root, 'scripts', 'serve-examples.mjs')).href);
-  process.exit(await serveExamples(process.argv.slice(3)));
+  process.exit(await serveExamples(args));
+} else if (task === 'test' && args.length > 0) {
+  process.exit(
+    await runSteps(
+      `npm test ${args.join(' ')}`,
+      [TOOLS_STEP, INSTALL_STEP, BUILD_STEP, vitestStep('tests', args)],
+      {
+        runner,
+      },
+    ),
+  );
 } else if (task === 'test') {
-  ensureTestTools();
-  setup();
-  must('pnpm', ['exec', 'biome', 'check', '.']);
-  must('pnpm', ['exec', 'turbo', 'run', 'typecheck']);
-  const code = run('pnpm', ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue']);
-  const failed = summarize();
-  if (code !== 0 || failed > 0) process.exit(code || 1);
-  // The ABI gate, against the fork point and the last released ABI (the last release record). This is what CI
-  // runs, so --ci: a clone where the gate finds neither fails instead of passing on self-consistency alone.
-  must('pnpm', ['exec', 'entropic-abi', 'check', '--ci']);
+  const steps = [
+    TOOLS_STEP,
+    INSTALL_STEP,
+    BUILD_STEP,
+    LINT_STEP,
+    TYPECHECK_STEP,
+    vitestStep('tests', []),
+    // The ABI gate, against the fork point and the last released ABI (the last release record). This is what CI
+    // runs, so --ci: a clone where the gate finds neither fails instead of passing on self-consistency alone.
+    {
+      name: 'ABI gate',
+      what: 'entropic-abi check --ci',
+      run: must('pnpm', ['exec', 'entropic-abi', 'check', '--ci']),
+    },
+  ];
+  process.exit(await runSteps('npm test', steps, { runner }));
+} else if (task === 'fast') {
+  const steps = [LINT_STEP, TYPECHECK_STEP, vitestStep('unit tests', ['--project', '*:unit', ...args])];
+  process.exit(await runSteps('test:fast', steps, { runner }));
 } else {
-  console.error('usage: node scripts/run.mjs serve|test');
+  console.error('usage: node scripts/run.mjs serve | test [vitest arguments] | fast');
   process.exit(2);
 }

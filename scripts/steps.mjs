@@ -1,0 +1,245 @@
+// Runs a plan of named steps one after another and says what it does: the plan up front, each step's time as it
+// ends, and a table with the total at the end. Every command runs in a process group of its own; SIGINT or
+// SIGTERM stops the running command's whole tree (its group, and every descendant that left the group, found in
+// /proc), then ends with 128 + the signal's number.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+
+/**
+ * @typedef {object} Step
+ * @property {string} name   short name, shown in the plan and the table
+ * @property {string} [what] the command line or a few words, shown in the plan
+ * @property {(runner: Runner) => Promise<number> | number} run  the step; its result is its exit code
+ */
+
+/** `12.3 s`, or `4 min 05 s` from a minute on. */
+export function formatDuration(ms) {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+}
+
+/** Parent and start time of every process, from /proc (Linux); an empty map elsewhere. */
+function processTable() {
+  const table = new Map();
+  if (!existsSync('/proc/self/stat')) return table;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.set(Number(entry), { ppid: Number(fields[1]), state: fields[0], start: fields[19] });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return table;
+}
+
+/** Whether `pid` still runs as the process first seen with start time `start` (a zombie has ended). */
+function alive(pid, start) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] !== 'Z' && fields[19] === start;
+  } catch {
+    return existsSync('/proc/self/stat') ? false : signal(pid, 0);
+  }
+}
+
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts commands as process-group leaders and stops their whole trees on request. */
+export class Runner {
+  /** @type {Map<number, import('node:child_process').ChildProcess>} */
+  #children = new Map();
+  /** @type {Promise<void> | undefined} */
+  #stopped;
+
+  /**
+   * @param {NodeJS.ProcessEnv} env  the commands' environment
+   * @param {string} cwd  their working directory
+   * @param {number} graceMs  how long a stopped tree gets to end after SIGTERM before SIGKILL
+   */
+  constructor(env = process.env, cwd = process.cwd(), graceMs = 5_000) {
+    this.env = env;
+    this.cwd = cwd;
+    this.graceMs = graceMs;
+  }
+
+  /** Runs `cmd args` to its end (output to this process's) and resolves with its exit code. */
+  exec(cmd, args, options = {}) {
+    if (this.#stopped !== undefined) return Promise.resolve(1);
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, args, {
+        cwd: this.cwd,
+        env: this.env,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        detached: true,
+        ...options,
+      });
+      this.#children.set(child.pid ?? -1, child);
+      child.on('error', (error) => {
+        this.#children.delete(child.pid ?? -1);
+        reject(error);
+      });
+      child.on('exit', (code, sig) => {
+        this.#children.delete(child.pid ?? -1);
+        resolve(code ?? 128 + (constants.signals[sig] ?? 1));
+      });
+    });
+  }
+
+  /**
+   * Stops every running command's tree: SIGTERM to each group and to each descendant (those that made groups of
+   * their own too), then SIGKILL to whatever still runs after the grace period. Resolves when all have ended.
+   */
+  stopAll() {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop() {
+    /** @type {Map<number, string>} pid → start time, of every process seen in a tree */
+    const seen = new Map();
+    const scan = () => {
+      const table = processTable();
+      const children = new Map();
+      for (const [pid, p] of table) {
+        if (!children.has(p.ppid)) children.set(p.ppid, []);
+        children.get(p.ppid).push(pid);
+      }
+      const todo = [...this.#children.keys(), ...seen.keys()];
+      while (todo.length > 0) {
+        const pid = todo.pop();
+        const p = table.get(pid);
+        if (p === undefined || p.state === 'Z') continue;
+        if (seen.has(pid) && seen.get(pid) !== p.start) continue;
+        seen.set(pid, p.start);
+        for (const child of children.get(pid) ?? []) if (!seen.has(child)) todo.push(child);
+      }
+    };
+    const hit = (name) => {
+      for (const pid of this.#children.keys()) signal(-pid, name);
+      for (const [pid, start] of seen) {
+        if (!alive(pid, start)) continue;
+        signal(-pid, name);
+        signal(pid, name);
+      }
+    };
+    const running = () => this.#children.size > 0 || [...seen].some(([pid, start]) => alive(pid, start));
+    scan();
+    hit('SIGTERM');
+    for (const [name, ms] of [
+      ['SIGKILL', this.graceMs],
+      [undefined, 2_000],
+    ]) {
+      const deadline = Date.now() + ms;
+      while (running() && Date.now() < deadline) {
+        scan(); // children a process started while it was ending
+        hit('SIGTERM');
+        await sleep(100);
+      }
+      if (name !== undefined && running()) {
+        scan();
+        hit(name);
+      }
+    }
+  }
+}
+
+/**
+ * Runs `steps` in order, stopping at the first that fails, and returns the exit code for the whole run: 0, the
+ * failed step's code, or 128 + n after signal n. `log` receives the plan, the report and failures (stderr).
+ * @param {string} title
+ * @param {Step[]} steps
+ * @param {{ runner?: Runner, log?: (line: string) => void, quiet?: boolean }} [options] quiet: no plan, no table
+ */
+export async function runSteps(title, steps, options = {}) {
+  const runner = options.runner ?? new Runner();
+  const write = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  const log = options.quiet ? () => {} : write;
+  const width = Math.max(...steps.map((s) => s.name.length));
+  log(`${title}: ${steps.length} steps`);
+  steps.forEach((s, i) => {
+    log(`  ${String(i + 1).padStart(2)}. ${s.name.padEnd(width)}  ${s.what ?? ''}`.trimEnd());
+  });
+
+  const started = Date.now();
+  /** @type {{ name: string, ms?: number, code?: number }[]} */
+  const done = steps.map((s) => ({ name: s.name }));
+  let current = -1;
+  let stopped;
+  let stoppedAt = -1;
+
+  const report = (code) => {
+    log(`\n${title}: time per step`);
+    for (const d of done) {
+      const time =
+        d.ms === undefined ? (d === done[stoppedAt] ? 'stopped' : 'not run') : formatDuration(d.ms);
+      const failed = d.code !== undefined && d.code !== 0 ? `  (exit ${d.code})` : '';
+      log(`  ${d.name.padEnd(width)}  ${time.padStart(10)}${failed}`);
+    }
+    const outcome = stopped ? `stopped by ${stopped}` : code === 0 ? 'passed' : 'failed';
+    log(`  ${'total'.padEnd(width)}  ${formatDuration(Date.now() - started).padStart(10)}  ${outcome}`);
+  };
+
+  const onSignal = (name) => {
+    if (stopped !== undefined) return;
+    stopped = name;
+    stoppedAt = current;
+    write(
+      `\n${title}: ${name} received, stopping ${done[current]?.name ?? 'the run'} and every process it started`,
+    );
+  };
+  const handlers = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((name) => {
+    const handler = () => {
+      onSignal(name);
+      runner.stopAll();
+    };
+    process.on(name, handler);
+    return [name, handler];
+  });
+
+  let code = 0;
+  try {
+    for (current = 0; current < steps.length && stopped === undefined; current++) {
+      const step = steps[current];
+      const begun = Date.now();
+      log(`\n▶ ${step.name}${step.what ? `: ${step.what}` : ''}`);
+      try {
+        code = await step.run(runner);
+      } catch (error) {
+        write(`✖ ${step.name}: ${error instanceof Error ? error.message : String(error)}`);
+        code = 1;
+      }
+      if (stopped !== undefined) break;
+      done[current].ms = Date.now() - begun;
+      done[current].code = code;
+      const line = `${step.name} (${formatDuration(done[current].ms)})`;
+      if (code === 0) log(`✔ ${line}`);
+      else write(`✖ ${line}: exited with ${code}`);
+      if (code !== 0) break;
+    }
+    if (stopped !== undefined) {
+      await runner.stopAll();
+      code = 128 + (constants.signals[stopped] ?? 15);
+    }
+    report(code);
+    return code;
+  } finally {
+    for (const [name, handler] of handlers) process.off(name, handler);
+  }
+}
