@@ -53,8 +53,14 @@ describe('a Redis that stalls (SIGSTOP)', () => {
     const server = await startRedis();
     const errors: Error[] = [];
     const options = { timeoutMs: 400, connectTimeoutMs: 400, keyPrefix: 'stall:' };
-    const shared = await createRedisSharedState(server.url, { ...options, onError: (e) => errors.push(e) });
-    const redis = await connectRedis(server.url, options);
+    // Connected with a long deadline while Redis runs: on a loaded machine its first answer may take longer than
+    // 400 ms. The deadlines under test are those met once it is stopped.
+    const connecting = { ...options, connectTimeoutMs: 30_000 };
+    const shared = await createRedisSharedState(server.url, {
+      ...connecting,
+      onError: (e) => errors.push(e),
+    });
+    const redis = await connectRedis(server.url, connecting);
     try {
       server.pause();
       const started = Date.now();
