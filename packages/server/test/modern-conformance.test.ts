@@ -2,7 +2,7 @@
  * Runs the prerelease conformance suite (0.2.0-alpha.12, the first with the 2026-07-28 requirement
  * sets) against examples/conformance-server: `--requirements 2026-07-28` and `--requirements
  * 2025-11-25` must both exit 0, and the pending 2026-07-28 scenarios and every tasks-extension
- * scenario that runs checks must pass as well.
+ * scenario that runs checks must pass as well. A warning counts as a failure.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -64,11 +64,25 @@ async function run(
   }
 }
 
+/** Every check that warned or failed, as `scenario: id (message)`: a warning is not a pass. */
+function notClean(scenarios: Map<string, Check[]>): string[] {
+  const found: string[] = [];
+  for (const [name, checks] of scenarios) {
+    for (const c of checks) {
+      if (c.status === 'WARNING' || c.status === 'FAILURE') {
+        found.push(`${name}: ${c.id} ${c.status} (${c.errorMessage ?? ''})`);
+      }
+    }
+  }
+  return found;
+}
+
 describe('conformance 0.2.0-alpha.12', () => {
   it('--requirements 2026-07-28 exits 0, and the pending scenarios pass too', async () => {
     const { status, output, scenarios } = await run('2026-07-28');
     expect(status, output.slice(-3000)).toBe(0);
     expect(scenarios.size).toBeGreaterThan(30);
+    expect(notClean(scenarios)).toEqual([]);
     for (const name of ['server-stateless', 'caching', 'input-required-result-tampered-state', ...PENDING]) {
       const checks = scenarios.get(name);
       expect(checks, `${name} did not run`).toBeDefined();
@@ -89,5 +103,6 @@ describe('conformance 0.2.0-alpha.12', () => {
     const { status, output, scenarios } = await run('2025-11-25');
     expect(status, output.slice(-3000)).toBe(0);
     expect(scenarios.size).toBeGreaterThan(20);
+    expect(notClean(scenarios)).toEqual([]);
   }, 300_000);
 });

@@ -124,15 +124,32 @@ describe('multi-round-trip requests', () => {
     expect(notMap.error).toMatchObject({ code: -32602, data: { pointer: '/params/inputResponses' } });
   });
 
-  it('ignores inputResponses that come without a requestState: nothing was asked yet', async () => {
+  it('uses answers sent ahead without a requestState for what it asks, ignoring unknown keys', async () => {
     const peer = await modernPeer(makeServer(), CAPS);
-    const before = sideEffects;
-    const forged = (
-      await peer.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: answers })
+    const ahead = (
+      await peer.modern('tools/call', {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { ...answers, unasked: { action: 'accept', content: { x: 1 } } },
+      })
     ).result as Record<string, unknown>;
-    expect(forged.resultType).toBe('input_required');
-    expect(Object.keys(forged.inputRequests as object)).toEqual(['who']);
-    expect(sideEffects).toBe(before);
+    expect(ahead.resultType).toBe('complete');
+    expect(ahead.content).toEqual([{ type: 'text', text: expect.stringContaining('Hello, Ada') }]);
+    const partial = (
+      await peer.modern('tools/call', {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { unasked: answers.who },
+      })
+    ).result as Record<string, unknown>;
+    expect(partial.resultType).toBe('input_required');
+    expect(Object.keys(partial.inputRequests as object)).toEqual(['who']);
+    const bad = await peer.modern('tools/call', {
+      name: 'greet',
+      arguments: {},
+      inputResponses: { who: { action: 'maybe' } },
+    });
+    expect(bad.error).toMatchObject({ code: -32602, data: { pointer: '/params/inputResponses/who' } });
   });
 
   it('answers -32021 naming the capability when the request did not declare it', async () => {

@@ -57,9 +57,9 @@ export class ModernRequest extends RequestState {
     const responses = readInputResponses(this.params?.inputResponses);
     const token = this.params?.requestState;
     if (token === undefined) {
-      // Answers count only for questions a sealed requestState says were asked: without one this is a
-      // first round, and inputResponses (checked for shape above) answer nothing yet.
-      this.broker = new InputBroker(this.method, caps, {});
+      // A first round: answers the client sent ahead count for the questions the handler asks (each
+      // checked against its question); keys it never asks are ignored, as the specification wants.
+      this.broker = new InputBroker(this.method, caps, responses);
       return undefined;
     }
     const sealer = this.session.server.sealer;
