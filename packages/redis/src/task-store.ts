@@ -172,7 +172,7 @@ export class RedisTaskStore implements TaskStore {
     if (reply === null) return undefined;
     const [json, version, alive] = reply;
     const task = JSON.parse(json) as StoredTask;
-    return { task, version: Number(version), runnerAlive: alive === 1 || !(await this.#gone(task.node)) };
+    return { task, version: Number(version), runnerAlive: alive === 1 };
   }
 
   async write(task: StoredTask, version: number, keep?: FinishedLimits): Promise<boolean> {
@@ -248,9 +248,10 @@ export class RedisTaskStore implements TaskStore {
 
   /**
    * Whether the process `node` is gone, by the shared rule (its key absent twice, two refresh
-   * intervals apart); when Redis cannot tell, it is presumed running.
+   * intervals apart); when Redis cannot tell, it is presumed running. A read answers at once with the
+   * heartbeat as it is now; the server asks this in the background before it fails the task.
    */
-  async #gone(node: string): Promise<boolean> {
+  async runnerGone(node: string): Promise<boolean> {
     try {
       return await this.liveness.isGone(node);
     } catch {

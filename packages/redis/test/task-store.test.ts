@@ -5,6 +5,7 @@
 
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveTaskOptions, Tasks } from '../../server/src/core/tasks/service.js';
 import { McpServer } from '../../server/src/index.js';
 import { initializedPeer } from '../../server/test/support/in-memory.js';
 import { modernPeer } from '../../server/test/support/modern.js';
@@ -64,6 +65,36 @@ describe('RedisTaskStore on Redis', () => {
     expect((await b.read(task.taskId))?.runnerAlive).toBe(false);
     // An orphaned task no longer counts against its owner's limit.
     expect(await b.create(storedTask('p:x', 'b'), 1)).toBe(true);
+    await b.close();
+  });
+
+  it('answers a read of a task whose process stopped at once, and fails it once that is confirmed', async () => {
+    const a = await store({ keyPrefix: 'orphan:', nodeId: 'a', nodeTtlMs: 10_000 });
+    const b = await store({ keyPrefix: 'orphan:', nodeId: 'b', nodeTtlMs: 10_000 });
+    const tasks = new Tasks(resolveTaskOptions({ store: b }));
+    const task = storedTask('p:x', 'a', 60_000);
+    await a.create(task, 4);
+    await a.liveness.stop();
+    // Confirming takes two refresh intervals (4 s here); the read answers before, with the task as it is.
+    let confirmed = false;
+    const confirming = b.runnerGone('a').then((gone) => {
+      confirmed = true;
+      return gone;
+    });
+    const first = await tasks.read(task.taskId);
+    expect(confirmed, 'the read waited for the liveness rule').toBe(false);
+    expect(first).toMatchObject({ runnerAlive: false, task: { status: 'working' } });
+    expect(await confirming).toBe(true);
+    await waitUntil(async () => (await b.read(task.taskId))?.task.status === 'failed', 'the task failed');
+    expect((await tasks.read(task.taskId))?.task.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(
+        /the process running this task \(node a\) stopped before the task finished/,
+      ),
+    });
+    // A process whose heartbeat is there is never confirmed gone.
+    expect(await b.runnerGone('b')).toBe(false);
+    await tasks.close();
     await b.close();
   });
 

@@ -165,18 +165,41 @@ export class Tasks {
     );
   }
 
-  /** The task as stored; one whose process died is marked failed first, so nobody waits forever. */
+  /**
+   * The task as stored, at once. One whose process shows no sign of life is marked failed, so nobody
+   * waits forever: when the store can confirm that the process is gone (`runnerGone`), the confirmation
+   * runs in the background and this read answers with the task as it is; otherwise it is marked first.
+   */
   async read(taskId: string): Promise<TaskRecord | undefined> {
     const record = await this.store.read(taskId);
     if (record === undefined || record.runnerAlive || isTerminal(record.task.status)) return record;
-    const message = `the process running this task (node ${record.task.node}) stopped before the task finished`;
+    const node = record.task.node;
+    if (this.store.runnerGone === undefined) {
+      await this.#failOrphan(taskId, node);
+      return this.store.read(taskId);
+    }
+    if (!this.#confirming.has(taskId)) {
+      this.#confirming.add(taskId);
+      this.store
+        .runnerGone(node)
+        .then((gone) => (gone ? this.#failOrphan(taskId, node) : undefined))
+        .catch(() => undefined)
+        .finally(() => this.#confirming.delete(taskId));
+    }
+    return record;
+  }
+
+  /** Tasks whose process is being confirmed gone (one confirmation each at a time). */
+  readonly #confirming = new Set<string>();
+
+  async #failOrphan(taskId: string, node: string): Promise<void> {
+    const message = `the process running this task (node ${node}) stopped before the task finished`;
     await this.change(taskId, {
       type: 'finish',
       status: 'failed',
       error: { code: ErrorCode.InternalError, message: `Task failed: ${message}` },
       statusMessage: `Task failed: ${message}`,
     });
-    return this.store.read(taskId);
   }
 
   /** The task `taskId` of `owner`: -32602 "not found" for an unknown, expired or another owner's task. */

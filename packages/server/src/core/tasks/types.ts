@@ -69,7 +69,10 @@ export interface TaskRecord {
   readonly task: StoredTask;
   /** Changes with every write (compare-and-set). */
   readonly version: number;
-  /** False when the process running the task stopped (no heartbeat): the task can never finish. */
+  /**
+   * False when the process running the task shows no sign of life (no heartbeat). With `runnerGone`
+   * this is a suspicion the server confirms in the background; without it, the task can never finish.
+   */
   readonly runnerAlive: boolean;
 }
 
@@ -108,6 +111,12 @@ export interface TaskStore {
    * value this store handed out.
    */
   list(owner: string, cursor: string | undefined, limit: number): Awaitable<TaskPage | undefined>;
+  /**
+   * Confirm, by the store's own rule, that the process `node` stopped for good (it may take a while:
+   * a heartbeat missed once can be a stall). Optional: without it a record read with `runnerAlive`
+   * false is taken as final at once.
+   */
+  runnerGone?(node: string): Promise<boolean>;
   /** Be told the id of every task that changed (at most once each; readers also poll). */
   subscribe(listener: (taskId: string) => void): () => void;
   /** Release what the store holds (called by `server.close()` for a store the server made). */
