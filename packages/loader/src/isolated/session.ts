@@ -248,16 +248,15 @@ export class HostSession {
     countHostExit(this.#site.plugin, exit);
     clearTimeout(this.#graceTimer);
     this.#graceFor = undefined;
+    // The host runs its calls one at a time, in order: the first unanswered one was running when it ended;
+    // those behind it never started, so they go to the next host (a crash costs one call, never its queue).
     const calls = this.#table.drainSent();
-    if (exit.killed) {
-      const head = calls[0];
-      if (head !== undefined && !head.settled) {
-        settle(head, this.#crash(exit, head, ' after an earlier call was abandoned; it may have run partly'));
-      }
-      this.#table.requeue(calls.slice(1).filter((c) => !c.settled));
-    } else {
-      for (const call of calls) settle(call, call.op === Op.close ? undefined : this.#crash(exit, call, ''));
+    const head = calls[0];
+    if (head !== undefined && !head.settled) {
+      const why = exit.killed ? ' after an earlier call was abandoned; it may have run partly' : '';
+      settle(head, head.op === Op.close ? undefined : this.#crash(exit, head, why));
     }
+    this.#table.requeue(calls.slice(1).filter((c) => !c.settled));
     for (const wake of this.#exitWaiters.splice(0)) wake();
     if (!this.#starting) this.#restart();
   }

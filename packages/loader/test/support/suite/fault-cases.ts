@@ -44,15 +44,23 @@ export function runFaultCases({ isolation, capabilities }: SuiteOptions): void {
         expect(error.exitCode).toBe(7);
       });
     });
-    it('fails every call in flight when the host crashes', async () => {
+    it('fails the call that crashed the host; those sent behind it run once on the next host', async () => {
       await using('crashy', async (p) => {
-        const calls = [p.execute('sleep', { ms: 20 }), p.execute('segv', {}), p.execute('echo', {})];
+        // One burst: the host runs them in order, dies inside segv and never starts the ones behind it.
+        const calls = [p.execute('sleep', { ms: 20 }), p.execute('segv', {}), p.execute('echo', { n: 1 })];
+        const state = p.execute('state', {});
         const results = await Promise.allSettled(calls);
         expect(results[0]!.status).toBe('fulfilled');
-        for (const r of results.slice(1)) {
-          expect(r.status).toBe('rejected');
-          expect((r as PromiseRejectedResult).reason.code).toBe('ENTROPIC_PLUGIN_CRASHED');
-        }
+        expect(results[1]!.status).toBe('rejected');
+        const crash = (results[1] as PromiseRejectedResult).reason;
+        expect(crash.code).toBe('ENTROPIC_PLUGIN_CRASHED');
+        expect(crash.message).toMatch(/during execute of tool "segv"/);
+        expect(results[2]).toMatchObject({
+          status: 'fulfilled',
+          value: { result: expect.stringContaining('"n":1') },
+        });
+        // The next host ran each of them exactly once: echo, then state.
+        expect(JSON.parse((await state).result)).toMatchObject({ calls: 2 });
       });
     });
   });
