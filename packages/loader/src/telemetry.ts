@@ -18,6 +18,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import type { StopCode } from './guard.js';
 import type { CallReply, Isolation } from './types.js';
 
 const SCOPE = '@entropic-mcp/loader';
@@ -136,7 +137,9 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   const done = (error: Error | undefined): void => {
     const type = error === undefined ? undefined : errorType(error);
     if (recording) finishSpan(span, type, error);
-    if (told !== undefined && error !== undefined) told(failedEvent(subject, tool, error, site));
+    if (told !== undefined && error !== undefined && type !== 'cancelled') {
+      told(failedEvent(subject, tool, error, site));
+    }
     if (metrics.on) {
       const seconds = (performance.now() - started) / 1000;
       metrics.callDuration.record(
@@ -157,9 +160,13 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   };
 }
 
-/** The kind of error a failure is counted and logged as: its string `code`, else its name. */
+/** A call its caller cancelled: counted as the server counts a cancelled request, and told as no failure. */
+const CANCELLED: StopCode = 'ENTROPIC_ERROR_CANCELLED';
+
+/** The kind of error a failure is counted and logged as: `cancelled`, else its string `code`, else its name. */
 function errorType(error: Error): string {
   const code = (error as { code?: unknown }).code;
+  if (code === CANCELLED) return 'cancelled';
   return typeof code === 'string' ? code : error.name;
 }
 
@@ -182,7 +189,7 @@ class ToldReply<T> implements CallReply<T> {
   }
 
   failed(error: Error): void {
-    this.told(failedEvent(this.subject, this.tool, error, undefined));
+    if (errorType(error) !== 'cancelled') this.told(failedEvent(this.subject, this.tool, error, undefined));
     this.reply.failed(error);
   }
 }

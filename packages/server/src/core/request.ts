@@ -177,20 +177,32 @@ export class RequestState implements MethodContext, Served, LaterListener {
 
   /** The client cancelled: abort, free the slot, and send nothing. */
   cancel(reason: unknown): void {
-    this.abort(reason);
-    if (!this.finish()) return;
+    if (!this.abandon(reason, 'cancelled')) return;
     this.batch?.skip();
-    this.op?.abandon('cancelled', this.protocolVersion);
     this.ended({ kind: 'abandoned', reason });
   }
 
   /** The connection closed: abort and send nothing. */
   drop(): void {
     const reason = new LocalError('CLOSED', 'The connection closed');
+    if (this.abandon(reason, 'connection_closed')) this.ended({ kind: 'abandoned', reason });
+  }
+
+  /**
+   * Finish without an answer, then abort the handler: an outcome it settles while being aborted (a plugin
+   * call fails at once when cancelled) finds the request finished and is dropped. False when it already was.
+   */
+  private abandon(reason: unknown, why: 'cancelled' | 'connection_closed'): boolean {
+    const hook = this.abortHook;
+    if (!this.finish()) {
+      this.abort(reason);
+      return false;
+    }
+    this.abortHook = hook;
     this.abort(reason);
-    if (!this.finish()) return;
-    this.op?.abandon('connection_closed', this.protocolVersion);
-    this.ended({ kind: 'abandoned', reason });
+    this.abortHook = undefined;
+    this.op?.abandon(why, this.protocolVersion);
+    return true;
   }
 
   private abort(reason: unknown): void {

@@ -9,6 +9,8 @@ import { sleep } from '../../../test/support/peer.js';
 import { createFetchHandler } from '../../fetch/handler.js';
 import { text } from '../content.js';
 import { ToolError } from '../errors.js';
+import { Later } from '../later.js';
+import type { ToolResult } from '../types.js';
 import { McpServer } from '../server.js';
 
 const otel = installOtel();
@@ -85,6 +87,24 @@ describe('server spans', () => {
     expect(tool?.attributes['error.type']).toBe('tool_error');
     expect(tool?.attributes['rpc.response.status_code']).toBeUndefined();
     expect(tool?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('a call cancelled by the client is not answered and its span says cancelled, though its handler settles at once', async () => {
+    const s = server();
+    // Like a plugin call: the abort hook settles the handler's outcome at once, inside the cancel.
+    s.addTool({ name: 'quits' }, (_args, ctx) => {
+      const outcome = new Later<ToolResult>();
+      ctx.onAbort(() => outcome.resolve({ content: [text('stopped')], isError: true }));
+      return outcome;
+    });
+    const { peer } = await initializedPeer(s);
+    void peer.request('tools/call', { name: 'quits' }, 'q');
+    await peer.notify('notifications/cancelled', { requestId: 'q' });
+    // A later call's answer shows the server went on; none for the cancelled one came before it.
+    await peer.call('tools/call', { name: 'echo', arguments: { text: 'after' } });
+    expect(peer.received.filter((m) => m.id === 'q')).toEqual([]);
+    const [span] = named('tools/call quits');
+    expect(span?.attributes['error.type']).toBe('cancelled');
   });
 
   it('notifications get spans, and HTTP headers parent a request whose _meta has none', async () => {
