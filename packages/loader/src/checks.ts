@@ -33,6 +33,8 @@ export interface ResolvedLoadOptions {
   readonly cancelGraceMs: number;
   /** Log messages one call of a plugin with the plugin context may send a second (0: no limit). */
   readonly logLimit: number;
+  /** The longest `execute` answer taken, in bytes (0: no limit). */
+  readonly maxAnswerBytes: number;
   /** The OS sandbox asked for (isolated mode only). */
   readonly sandbox: CheckedSandbox | undefined;
   /** How that sandbox is enforced here, decided once per `loadPlugin` (sandbox/prepare.ts). */
@@ -41,6 +43,9 @@ export interface ResolvedLoadOptions {
 
 /** Log messages one call may send through its plugin context in a second, unless `logLimit` says otherwise. */
 export const DEFAULT_LOG_LIMIT = 100;
+
+/** The longest `execute` answer a plugin may give unless `maxAnswerBytes` says otherwise: 16 MiB. */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** The grace a running call of a plugin with the plugin context gets after a cancellation (isolated mode). */
 export const DEFAULT_CANCEL_GRACE_MS = 2000;
@@ -147,6 +152,12 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
   if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
     throw new TypeError(`options.logLimit must be a whole number (0: no limit), got ${String(logLimit)}`);
   }
+  const maxAnswerBytes = o.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  if (!Number.isSafeInteger(maxAnswerBytes) || maxAnswerBytes < 0) {
+    throw new TypeError(
+      `options.maxAnswerBytes must be a whole number of bytes (0: no limit), got ${String(maxAnswerBytes)}`,
+    );
+  }
   const sandbox = o.sandbox === undefined ? undefined : checkSandboxOptions(o.sandbox);
   if (sandbox !== undefined && isolation === 'none') {
     throw new TypeError(
@@ -176,6 +187,7 @@ export function checkLoadOptions(options: unknown): ResolvedLoadOptions {
     onStderr,
     masker: masker ?? new SecretMasker(),
     logLimit,
+    maxAnswerBytes,
     sandbox,
     cancelGraceMs:
       o.cancelGraceMs === undefined

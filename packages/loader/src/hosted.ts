@@ -62,9 +62,9 @@ export abstract class HostedPlugin implements Plugin {
   readonly #logLimit: number;
   #closing: Promise<void> | undefined;
 
-  constructor(path: string, options: Pick<ResolvedLoadOptions, 'timeoutMs' | 'logLimit'>) {
+  constructor(path: string, options: Pick<ResolvedLoadOptions, 'timeoutMs' | 'logLimit' | 'maxAnswerBytes'>) {
     this.path = path;
-    this.site = { path, plugin: undefined };
+    this.site = { path, plugin: undefined, maxAnswerBytes: options.maxAnswerBytes };
     this.#defaults = { timeoutMs: options.timeoutMs };
     this.#logLimit = options.logLimit;
   }

@@ -54,6 +54,12 @@ export interface LoadOptions {
    */
   readonly logLimit?: number;
   /**
+   * The longest answer one `execute` may give, in bytes of its JSON text (default 16 MiB; 0: no limit). A longer
+   * one fails the call with `ENTROPIC_PLUGIN_BAD_ANSWER` naming its size and this option, before it is decoded,
+   * so one huge answer cannot stall the other calls and clients while it is parsed and sent.
+   */
+  readonly maxAnswerBytes?: number;
+  /**
    * Isolated mode only: the OS sandbox of the plugin's host process (Landlock, seccomp, rlimits; see
    * `SandboxOptions`). Off unless given; `{}` is the strictest. `isolation: 'none'` with a sandbox is refused.
    */

@@ -19,7 +19,7 @@ import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import type { Isolation, Plugin, PluginAnswer } from '../types.js';
 import { parseAnswer } from '../validate.js';
 import { type Call, CallTable, settle } from '../wire/calls.js';
-import { type Ready, ReadyWait } from '../wire/decode.js';
+import { answerTooLarge, type Ready, ReadyWait } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
 import type { Addon, NativePlugin } from './binding.js';
 import { track, untrack } from './exit.js';
@@ -103,6 +103,12 @@ export class InProcessHost extends HostedPlugin implements InProcessPlugin {
     if (this.closing) throw closedError({ path: this.path, plugin: this.site.plugin, tool: name });
     this.#send(); // the calls made before it run first, held or not
     const text = this.#native.executeSync(name, json);
+    const max = this.site.maxAnswerBytes ?? 0;
+    // UTF-16 units never outnumber UTF-8 bytes: only a text that may be over the limit is measured.
+    if (max > 0 && text !== null && text.length * 3 > max) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > max) throw answerTooLarge(this.site, name, bytes, max);
+    }
     return parseAnswer(text, { path: this.path, plugin: this.name, tool: name });
   }
 

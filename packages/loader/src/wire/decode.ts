@@ -15,6 +15,8 @@ export interface AnswerSite {
   readonly path: string;
   /** The plugin's name once loaded, else undefined. */
   readonly plugin: string | undefined;
+  /** The longest `execute` answer taken, in bytes (LoadOptions.maxAnswerBytes); 0 or absent: no limit. */
+  readonly maxAnswerBytes?: number;
 }
 
 /** What the instance said when it loaded the plugin. */
@@ -59,11 +61,22 @@ export function decodeExecute(
   start: number,
   end: number,
 ): PluginAnswer {
+  const max = site.maxAnswerBytes;
+  if (max !== undefined && max > 0 && end - start > max) throw answerTooLarge(site, tool, end - start, max);
   if (status === Status.plain) return plainAnswer(buf.toString('utf8', start, end));
   const ctx = { path: site.path, plugin: site.plugin, tool };
   if (status === Status.string) return parseAnswer(buf.toString('utf8', start, end), ctx);
   if (status === Status.null) return parseAnswer(null, ctx);
   throw unexpected(site, status, buf, start, end, tool);
+}
+
+/** An answer over LoadOptions.maxAnswerBytes: refused before it is decoded, so it costs no parse or copy. */
+export function answerTooLarge(site: AnswerSite, tool: string, bytes: number, max: number): PluginError {
+  return new PluginError(
+    HOST_ERROR_CODES.badAnswer,
+    `${describePlugin(site.path, site.plugin)}: execute of tool "${tool}" answered ${bytes} bytes, more than the ${max} allowed (maxAnswerBytes)`,
+    { path: site.path, plugin: site.plugin, tool },
+  );
 }
 
 /** An answer with the structured result its call attached (JSON text of an object), or a BAD_ANSWER error. */

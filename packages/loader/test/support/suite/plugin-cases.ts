@@ -174,6 +174,24 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
         expect(answer.result.replaceAll('x', '')).toBe('');
       });
     });
+    it('refuses an answer over maxAnswerBytes, naming its size and the option, and goes on', async () => {
+      await using(
+        'bad-answers',
+        async (p) => {
+          const error = await callError(p.execute('huge', {}));
+          expect(error.code).toBe('ENTROPIC_PLUGIN_BAD_ANSWER');
+          expect(error.tool).toBe('huge');
+          expect(error.message).toMatch(
+            /"huge" answered \d+ bytes, more than the 1048576 allowed \(maxAnswerBytes\)/,
+          );
+          expect(JSON.parse((await p.execute('echo', { after: 'huge' })).result)).toEqual({ after: 'huge' });
+        },
+        { maxAnswerBytes: 1024 * 1024 },
+      );
+      await expect(loadPlugin(fixture('crashy'), { isolation, maxAnswerBytes: -1 })).rejects.toThrow(
+        /options.maxAnswerBytes/,
+      );
+    });
     it('carries 3 MB of arguments intact', async () => {
       await using('crashy', async (p) => {
         const text = `${'é'.repeat(1024 * 1024)}end`;
