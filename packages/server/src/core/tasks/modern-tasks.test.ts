@@ -1,5 +1,6 @@
 // Tests of 2026-07-28 tasks over memory, the rules the tasks extension states: a `required` task tool without
-// the extension, a thrown error inlined in a failed task, a partial tasks/update, tasks/cancel after the end.
+// the extension, a thrown error inlined in a failed task, a partial tasks/update, tasks/cancel after the end;
+// a task outlives handlerTimeoutMs.
 import { describe, expect, it } from 'vitest';
 import { type ModernPeer, modernPeer, pollTask } from '../../../test/support/modern.js';
 import { sleep } from '../../../test/support/peer.js';
@@ -109,5 +110,30 @@ describe('tasks in 2026-07-28, as the extension states them', () => {
       status: 'completed',
       result: { content: [{ text: 'done' }] },
     });
+  });
+});
+
+describe('tasks and the handler timeout', () => {
+  it('run past handlerTimeoutMs: a task is bounded by its TTL, a plain call by the handler timeout', async () => {
+    const server = new McpServer(
+      { name: 't', version: '1' },
+      { handlerTimeoutMs: 100, tasks: { pollIntervalMs: 50 } },
+    );
+    server.addTool({ name: 'long', execution: { taskSupport: 'optional' } }, async () => {
+      // Work that takes four times the handler timeout.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return { content: [text('long done')] };
+    });
+    const peer = await modernPeer(server, DECLARED);
+    const created = (await peer.modern('tools/call', { name: 'long', arguments: {} })).result as Record<
+      string,
+      unknown
+    >;
+    expect(created.resultType).toBe('task');
+    const done = await pollTask(peer, created.taskId as string, (t) => t.status !== 'working');
+    expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'long done' }] } });
+    peer.capabilities = {};
+    const plain = await peer.modern('tools/call', { name: 'long', arguments: {} });
+    expect(plain.error).toMatchObject({ code: -32001 });
   });
 });

@@ -63,28 +63,6 @@ async function modernPeer(server: McpServer, principal?: string): Promise<Modern
 }
 
 describe('tasks in 2026-07-28', () => {
-  it('run past handlerTimeoutMs: a task is bounded by its TTL, a plain call by the handler timeout', async () => {
-    const server = new McpServer(
-      { name: 't', version: '1' },
-      { handlerTimeoutMs: 100, tasks: { pollIntervalMs: 50 } },
-    );
-    server.addTool({ name: 'long', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-      await work(400, ctx);
-      return { content: [text('long done')] };
-    });
-    const peer = await modernPeer(server);
-    const created = (await peer.modern('tools/call', { name: 'long', arguments: {} })).result as Record<
-      string,
-      unknown
-    >;
-    expect(created.resultType).toBe('task');
-    const done = await pollTask(peer, created.taskId as string, (t) => t.status !== 'working');
-    expect(done).toMatchObject({ status: 'completed', result: { content: [{ text: 'long done' }] } });
-    peer.capabilities = {};
-    const plain = await peer.modern('tools/call', { name: 'long', arguments: {} });
-    expect(plain.error).toMatchObject({ code: -32001 });
-  });
-
   it('turn a call into a task: the status message comes from progress, the result is inlined, cancel reaches onAbort', async () => {
     const { server, aborted } = fixture();
     const peer = await modernPeer(server);
