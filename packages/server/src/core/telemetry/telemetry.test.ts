@@ -10,8 +10,8 @@ import { createFetchHandler } from '../../fetch/handler.js';
 import { text } from '../content.js';
 import { ToolError } from '../errors.js';
 import { Later } from '../later.js';
-import type { ToolResult } from '../types.js';
 import { McpServer } from '../server.js';
+import type { ToolResult } from '../types.js';
 
 const otel = installOtel();
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
