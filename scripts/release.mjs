@@ -25,8 +25,11 @@ class ReleaseError extends Error {}
 /** Runs a command from the repository root with its output shown; a failure stops the release, naming it. */
 function run(cmd, args, what = `${cmd} ${args.join(' ')}`) {
   console.error(`• ${what}`);
+  const started = Date.now();
   const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
-  if (r.status !== 0) throw new ReleaseError(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
+  console.error(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (r.status !== 0)
+    throw new ReleaseError(`\`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})`);
 }
 
 /** Runs a command from the repository root and returns what it printed. */
@@ -65,9 +68,15 @@ export function versionsTable(packages) {
       : 'not released yet';
     return `| \`${p.name}\` | ${p.version} | ${changelog} |`;
   });
-  return [TABLE_BEGIN, '', '| package | version | changes |', '| --- | --- | --- |', ...rows, '', TABLE_END].join(
-    '\n',
-  );
+  return [
+    TABLE_BEGIN,
+    '',
+    '| package | version | changes |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    TABLE_END,
+  ].join('\n');
 }
 
 /** Replaces the README's versions table (between the markers) with the one for `packages`. */
@@ -84,18 +93,27 @@ function writeVersionsTable(packages) {
 /** The entropic-abi CLI must be built to record the release; builds codegen when it is not. */
 function ensureCodegenBuilt() {
   if (existsSync(join(root, 'packages', 'codegen', 'dist', 'cli.js'))) return;
-  run('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@entropic-mcp/codegen', '--output-logs=errors-only']);
+  run('pnpm', [
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    '--filter=@entropic-mcp/codegen',
+    '--output-logs=errors-only',
+  ]);
 }
 
 function version(args) {
   const commit = !args.includes('--no-commit');
   const unknown = args.filter((a) => a !== '--no-commit');
-  if (unknown.length > 0) throw new ReleaseError(`unknown argument ${unknown[0]} (usage: pnpm release [--no-commit])`);
+  if (unknown.length > 0)
+    throw new ReleaseError(`unknown argument ${unknown[0]} (usage: pnpm release [--no-commit])`);
   const dirty = read('git', ['status', '--porcelain']).trim();
   if (dirty !== '')
     throw new ReleaseError(`the work tree has uncommitted changes; commit or stash them first:\n${dirty}`);
   const pending = pendingChangesets();
-  if (pending.length === 0) throw new ReleaseError('no pending changesets in .changeset/: nothing to release');
+  if (pending.length === 0)
+    throw new ReleaseError('no pending changesets in .changeset/: nothing to release');
   const before = new Map(publishedPackages().map((p) => [p.name, p.version]));
 
   run('pnpm', ['exec', 'changeset', 'version'], `changeset version (${pending.length} changesets)`);
@@ -115,11 +133,28 @@ function version(args) {
   for (const p of released) {
     const file = join(root, p.dir, 'CHANGELOG.md');
     const top = existsSync(file) ? topChangelogVersion(readFileSync(file, 'utf8')) : null;
-    if (top !== p.version) throw new ReleaseError(`${p.dir}/CHANGELOG.md opens with ${top}, not ${p.version}`);
+    if (top !== p.version)
+      throw new ReleaseError(`${p.dir}/CHANGELOG.md opens with ${top}, not ${p.version}`);
   }
   run('pnpm', ['install', '--frozen-lockfile', '--prefer-offline'], 'pnpm install --frozen-lockfile');
-  run('pnpm', ['exec', 'biome', 'check', '--write', ...released.map((p) => `${p.dir}/package.json`)]);
-  run('pnpm', ['exec', 'biome', 'check', '.']);
+  // The files the release wrote (the rest of the tree was checked when it was merged): formatted, then checked.
+  const written = read('git', ['status', '--porcelain', '--untracked-files=all'])
+    .split('\n')
+    .filter((line) => line.length > 3 && !line.startsWith(' D'))
+    .map((line) => line.slice(3));
+  run(
+    'pnpm',
+    [
+      'exec',
+      'biome',
+      'check',
+      '--write',
+      '--files-ignore-unknown=true',
+      '--no-errors-on-unmatched',
+      ...written,
+    ],
+    'biome check --write (the files the release wrote)',
+  );
   ensureCodegenBuilt();
   run('pnpm', ['exec', 'entropic-abi', 'check', '--ci']);
 
@@ -134,7 +169,12 @@ function version(args) {
   ].join('\n');
   if (commit) {
     run('git', ['add', '-A'], 'git add -A');
-    const r = spawnSync('git', ['commit', '-q', '-F', '-'], { cwd: root, env, input: message, stdio: ['pipe', 'inherit', 'inherit'] });
+    const r = spawnSync('git', ['commit', '-q', '-F', '-'], {
+      cwd: root,
+      env,
+      input: message,
+      stdio: ['pipe', 'inherit', 'inherit'],
+    });
     if (r.status !== 0) throw new ReleaseError('git commit failed');
   }
   console.log(`\n${message}\n`);
@@ -156,7 +196,7 @@ function publish(args) {
   const build = !args.includes('--no-build');
   const toNpm = args.includes('--to-npm');
   const rest = args.filter((a) => a !== '--no-build' && a !== '--to-npm');
-  const registry = process.env.npm_config_registry || registryOf();
+  const registry = registryOf();
   if (PUBLIC_REGISTRY.test(registry) && !toNpm)
     throw new ReleaseError(
       `the registry is ${registry}, the public one: pass --to-npm to publish there on purpose ` +
@@ -172,7 +212,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (task === 'version') version(args);
     else if (task === 'publish') publish(args);
     else {
-      console.error('usage: node scripts/release.mjs version [--no-commit] | publish [--no-build] [--to-npm]');
+      console.error(
+        'usage: node scripts/release.mjs version [--no-commit] | publish [--no-build] [--to-npm]',
+      );
       process.exit(2);
     }
   } catch (e) {
