@@ -1,14 +1,25 @@
-// A plugin built with the plugin context loads in the loader as it was before the context existed, and runs
-// there as a plain API-1 plugin, in both hosting modes. That loader is built by this test from git: the native
-// host, the in-process addon (with node-gyp, from that commit's own binding.gyp) and the TypeScript of
-// PREVIOUS_LOADER (main just before the plugin context), compiled into a temporary folder. It needs that commit
-// in the clone's history: a shallow clone fails here, saying so.
+// Plugins across versions, both ways. (1) The last release: the plugins of the last recorded release of
+// @entropic-mcp/abi-headers (the newest abi/releases/<version>/ record; the commit that wrote it, found in git
+// history, so a fresh clone without tags finds it too), compiled against that release's headers, load and run in
+// the current loader in both hosting modes. (2) A plugin built with the plugin context loads in the loader as it
+// was before the context existed, and runs there as a plain API-1 plugin, in both hosting modes. That loader is
+// built by this test from git: the native host, the in-process addon (with node-gyp, from that commit's own
+// binding.gyp) and the TypeScript of PREVIOUS_LOADER (main just before the plugin context), compiled into a
+// temporary folder. Both need history: a shallow clone fails here, saying so.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlugin } from '../src/index.js';
+import { type Isolation, loadPlugin } from '../src/index.js';
 import { fixture } from './support/fixtures.js';
 import { LOADER_ROOT, REPO_ROOT } from './support/serve-helpers.js';
 
@@ -224,4 +235,123 @@ describe('a plugin with the plugin context in the loader from before it', () => 
       await plugin.close();
     }
   });
+});
+
+/** Where the release records of abi-headers live, from the repository root. */
+const RECORDS = 'packages/abi-headers/abi/releases';
+
+interface LastRelease {
+  version: string;
+  apiVersion: number;
+  fingerprint: string;
+  /** The commit that wrote the record (the release commit), or null when the record is not committed yet. */
+  commit: string | null;
+}
+
+const semver = (v: string) => v.split('.').map(Number) as [number, number, number];
+const bySemver = (a: string, b: string) => {
+  const [x, y] = [semver(a), semver(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
+/** The newest release record and the commit that added it (git history only: no tag is needed). */
+function lastRelease(): LastRelease {
+  const dir = join(REPO_ROOT, RECORDS);
+  const version = readdirSync(dir)
+    .filter((v) => /^\d+\.\d+\.\d+$/.test(v))
+    .sort(bySemver)
+    .at(-1);
+  if (version === undefined) throw new Error(`no release record in ${dir}`);
+  const record = JSON.parse(readFileSync(join(dir, version, 'release.json'), 'utf8')) as LastRelease;
+  const recordPath = `${RECORDS}/${version}/release.json`;
+  const git = (...args: string[]) => exec('git', ['-C', REPO_ROOT, ...args]).trim();
+  const commit = git('log', '-1', '--format=%H', '--diff-filter=A', '--', recordPath);
+  if (commit === '' && git('rev-parse', '--is-shallow-repository') === 'true')
+    throw new Error(
+      `the commit that recorded ${recordPath} is not in the shallow history of ${REPO_ROOT}: fetch the full ` +
+        'history (`git fetch --unshallow`, or `fetch-depth: 0` with actions/checkout) and run again',
+    );
+  return { version, apiVersion: record.apiVersion, fingerprint: record.fingerprint, commit: commit || null };
+}
+
+describe('plugins of the last release in the current loader', () => {
+  let release: LastRelease;
+  let dir: string;
+  const plugins: Record<'echo' | 'slow', string> = { echo: '', slow: '' };
+
+  beforeAll(() => {
+    release = lastRelease();
+    dir = mkdtempSync(join('/tmp', 'last-release-plugins-'));
+    const parts = ['packages/abi-headers/include', 'packages/abi-headers/abi.lock.json', 'examples/plugins'];
+    if (release.commit === null) {
+      // A release not committed yet (`pnpm release --no-commit`): the work tree holds what it releases.
+      for (const part of parts) exec('cp', ['-r', '--parents', part, dir], REPO_ROOT);
+    } else {
+      const tar = join(dir, 'release.tar');
+      exec('git', ['-C', REPO_ROOT, 'archive', '-o', tar, release.commit, ...parts]);
+      exec('tar', ['-xf', tar], dir);
+    }
+    const include = join(dir, 'packages/abi-headers/include');
+    for (const name of Object.keys(plugins) as (keyof typeof plugins)[]) {
+      const source = join(dir, 'examples/plugins', name, `${name}.c`);
+      plugins[name] = join(dir, `${name}.so`);
+      // The examples' own flags (their Makefiles), against the release's headers.
+      exec('gcc', [
+        '-std=c11',
+        '-O2',
+        '-D_DEFAULT_SOURCE',
+        '-D_POSIX_C_SOURCE=200809L',
+        '-fPIC',
+        '-fvisibility=hidden',
+        '-Wall',
+        '-Wextra',
+        `-I${include}`,
+        '-shared',
+        '-o',
+        plugins[name],
+        source,
+      ]);
+    }
+  }, 120_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds them against the headers the last release recorded', () => {
+    const lock = JSON.parse(readFileSync(join(dir, 'packages/abi-headers/abi.lock.json'), 'utf8')) as {
+      versions: Record<string, { fingerprint: string }>;
+    };
+    expect(lock.versions[String(release.apiVersion)]?.fingerprint).toBe(release.fingerprint);
+    for (const so of Object.values(plugins)) expect(existsSync(so), so).toBe(true);
+  });
+
+  for (const isolation of ['process', 'none'] as Isolation[]) {
+    it(`its echo plugin loads and answers (${isolation})`, async () => {
+      const plugin = await loadPlugin(plugins.echo, { isolation });
+      try {
+        expect(plugin.apiVersion).toBe(release.apiVersion);
+        expect(plugin.tools.map((t) => t.name)).toEqual(['echo', 'stop', 'delegate']);
+        expect((await plugin.execute('echo', { text: 'from the last release' })).result).toContain(
+          'from the last release',
+        );
+      } finally {
+        await plugin.close();
+      }
+    });
+
+    it(`its slow plugin reports progress through the plugin context (${isolation})`, async () => {
+      const plugin = await loadPlugin(plugins.slow, { isolation });
+      try {
+        expect(plugin.usesContext).toBe(true);
+        let reports = 0;
+        const voice = { progress: () => void reports++ };
+        const answer = await plugin.execute('count', { to: 2, delay_ms: 1 }, { voice });
+        expect(answer.structured).toEqual({ count: 2, cancelled: false });
+        expect(reports).toBe(2);
+      } finally {
+        await plugin.close();
+      }
+    });
+  }
 });
