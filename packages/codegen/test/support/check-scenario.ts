@@ -51,6 +51,8 @@ export class Scenario {
     cpSync(join(WORKSPACE, ABI_PKG, 'package.json'), join(s.abiRoot, 'package.json'));
     writeFileSync(join(dir, 'package.json'), '{ "name": "abi-gate-scenario", "private": true }\n');
     writeFileSync(join(dir, 'pnpm-workspace.yaml'), 'packages:\n  - packages/*\n');
+    // The scenarios start at abi-headers 0.1.0 with no release record, whatever the workspace has released.
+    s.setVersion('0.1.0');
     s.regenerate();
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'config', 'user.email', 'gate@example.invalid');
