@@ -200,7 +200,7 @@ function publish(args) {
   if (PUBLIC_REGISTRY.test(registry) && !toNpm)
     throw new ReleaseError(
       `the registry is ${registry}, the public one: pass --to-npm to publish there on purpose ` +
-        '(or point npm_config_registry / @entropic-mcp:registry at another registry)',
+        '(or set @entropic-mcp:registry in .npmrc to another registry)',
     );
   if (build) run('pnpm', ['exec', 'turbo', 'run', 'build', 'prebuilds', '--output-logs=errors-only']);
   run('pnpm', ['exec', 'changeset', 'publish', ...rest], `changeset publish to ${registry}`);
