@@ -5,7 +5,7 @@
  */
 
 import { readCappedText } from '../auth/capped-body.js';
-import { BodyTooLargeError } from '../http/body.js';
+import { BodyTooLargeError } from '../http/adapters/body.js';
 
 export interface WebRequestView {
   readonly method: string;

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ScopedTools } from '../auth/scopes.js';
 import type { Transport } from '../transport/types.js';
-import type { HttpServerTransport } from './transport.js';
+import type { HttpServerTransport } from './sessions/transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
 export interface ConnectableServer extends ScopedTools {

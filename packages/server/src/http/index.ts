@@ -1,19 +1,15 @@
 /** `@entropic-mcp/server/http`: the Streamable HTTP transport on node:http. */
 
-export type { AuthRefusal } from './auth.js';
-export { bearerAuth, PRM_PATH } from './auth.js';
 export type {
   AppendOptions,
   EventStore,
   MemoryEventStoreOptions,
   ReplayedEvents,
   StoredEvent,
-} from './event-store.js';
-export { MemoryEventStore } from './event-store.js';
+} from './events/event-store.js';
+export { MemoryEventStore } from './events/event-store.js';
 export type { ConnectableServer, HttpCloseOptions, McpHttpHandler } from './handler.js';
 export { createMcpHttpHandler } from './handler.js';
-export type { Flushable } from './head-hold.js';
-export { HeadHold } from './head-hold.js';
 export type {
   CorsOptions,
   HttpAuthOptions,
@@ -29,7 +25,11 @@ export type {
   SessionRecord,
   SessionRegistry,
   SharedSessionState,
-} from './shared-state.js';
-export { MemoryMessageHub, MemorySessionRegistry } from './shared-state.js';
-export { HttpServerTransport } from './transport.js';
-export type { HttpTransportConfig } from './transport-config.js';
+} from './sessions/shared-state.js';
+export { MemoryMessageHub, MemorySessionRegistry } from './sessions/shared-state.js';
+export { HttpServerTransport } from './sessions/transport.js';
+export type { HttpTransportConfig } from './sessions/transport-config.js';
+export type { AuthRefusal } from './stages/auth.js';
+export { bearerAuth, PRM_PATH } from './stages/auth.js';
+export type { Flushable } from './streams/head-hold.js';
+export { HeadHold } from './streams/head-hold.js';

@@ -2,10 +2,10 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '../core/types.js';
-import { DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_MAX_STREAMS_PER_CLIENT } from './client-limits.js';
-import type { EventStore } from './event-store.js';
-import { DEFAULT_SSE_HEAD_HOLD_MS } from './head-hold.js';
-import type { SharedSessionState } from './shared-state.js';
+import type { EventStore } from './events/event-store.js';
+import { DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_MAX_STREAMS_PER_CLIENT } from './sessions/client-limits.js';
+import type { SharedSessionState } from './sessions/shared-state.js';
+import { DEFAULT_SSE_HEAD_HOLD_MS } from './streams/head-hold.js';
 
 /** RFC 9728 protected-resource metadata (the fields a client needs; more may be added). */
 export interface ProtectedResourceMetadata {

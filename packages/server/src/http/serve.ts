@@ -2,7 +2,6 @@
 
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConnectionsInUse, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './client-limits.js';
 import {
   type ConnectableServer,
   createMcpHttpHandler,
@@ -10,6 +9,7 @@ import {
   type McpHttpHandler,
 } from './handler.js';
 import { count, type McpHttpHandlerOptions } from './options.js';
+import { ConnectionsInUse, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './sessions/client-limits.js';
 
 export interface ServeHttpOptions extends McpHttpHandlerOptions {
   /** Address to bind. Default `127.0.0.1`; anything else should come with `allowedHosts` and `auth`. */

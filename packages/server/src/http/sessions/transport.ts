@@ -1,0 +1,398 @@
+/**
+ * The server side of one Streamable HTTP session (or of one request, in stateless mode), handed each
+ * checked request by the handler. It routes every outgoing message to the one stream it belongs to: a
+ * response to its request's POST, a request-related notification or server→client request to that
+ * POST's SSE stream, anything else to the standalone stream a GET opened. Nothing is shared between sessions.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { retryAfterOf } from '../../core/errors.js';
+import { encodeJson } from '../../core/raw-json.js';
+import type {
+  JsonRpcMessage,
+  MessageContext,
+  RequestId,
+  SendOptions,
+  Transport,
+} from '../../transport/types.js';
+import { type Head, sendJsonError, statelessRefusal } from '../seam/reply.js';
+import { header, versionOf } from '../stages/guards.js';
+import { type HeadHold, NO_HOLD } from '../streams/head-hold.js';
+import { JsonBatch } from '../streams/json-batch.js';
+import { ownEventsAfter, resumeStream } from '../streams/resume.js';
+import { answerRoute, closeRoute, type Route, type RouteWriter } from '../streams/routes.js';
+import { sseHeaders, sseRetry, writable } from '../streams/sse.js';
+import { SseStream } from '../streams/stream.js';
+import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
+import type { HttpTransportConfig } from './transport-config.js';
+
+export type { HttpTransportConfig } from './transport-config.js';
+
+export class HttpServerTransport implements Transport {
+  onmessage?: (message: unknown, context?: MessageContext) => void;
+  onparseerror?: (error: Error, context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly sessionId: string | undefined;
+  /** Protocol version the session negotiated (learnt from its initialize result). */
+  protocolVersion: string | undefined;
+  /** Time of the last request of this session (ms since epoch), for idle expiry. */
+  lastSeen = Date.now();
+
+  readonly #config: HttpTransportConfig<HttpServerTransport>;
+  /** Sends a POST stream's head after the configured hold (at once when none is configured). */
+  readonly #headHold: HeadHold;
+  readonly #sseHead: Head;
+  readonly #acceptedHead: Head;
+  readonly #writer: RouteWriter;
+  readonly #routes = new Map<RequestId, Route>();
+  /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
+  readonly #streams = new Map<string, SseStream>();
+  #standalone: SseStream | undefined;
+  #streamSeq = 0;
+  #initId: RequestId | undefined;
+  /** Ids of the POST whose messages are handed to the core right now. */
+  #delivering: RequestId[] | undefined;
+  #closed = false;
+
+  constructor(config: HttpTransportConfig<HttpServerTransport>) {
+    this.#config = config;
+    this.#headHold = config.headHold ?? NO_HOLD;
+    this.sessionId = config.sessionId;
+    this.#sseHead = sseHeaders(config.sessionId);
+    const session = config.sessionId === undefined ? [] : ['mcp-session-id', config.sessionId];
+    const jsonHead = ['content-type', 'application/json', ...session];
+    this.#writer = { jsonHead, store: config.eventStore, maxBacklog: config.maxBacklog };
+    this.#acceptedHead = ['content-length', '0', ...session];
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Requests still waiting for their response. */
+  get inFlight(): number {
+    return this.#routes.size;
+  }
+
+  /** Logical SSE streams still open (request streams awaiting a response, plus the standalone one). */
+  get streamCount(): number {
+    return this.#streams.size;
+  }
+
+  /** Whether a GET stream of this session has a live connection here. */
+  get standaloneConnected(): boolean {
+    return writable(this.#standalone?.res);
+  }
+
+  /** Whether a client connection is open on any stream of this session. */
+  get connected(): boolean {
+    for (const stream of this.#streams.values()) if (writable(stream.res)) return true;
+    for (const route of this.#routes.values()) if (!(route instanceof SseStream)) return true; // JSON answers pending
+    return false;
+  }
+
+  async start(): Promise<void> {}
+
+  /** A POST carrying a notification or a response: accepted with 202, then delivered. */
+  acceptNotification(res: ServerResponse, message: JsonRpcMessage, context: MessageContext): void {
+    this.lastSeen = Date.now();
+    res.writeHead(202, this.#acceptedHead as string[]).end();
+    this.onmessage?.(message, context);
+  }
+
+  /** A POST carrying a request: opens its SSE stream (or waits for its JSON answer), then delivers. */
+  acceptRequest(
+    res: ServerResponse,
+    message: JsonRpcMessage,
+    id: RequestId,
+    context: MessageContext,
+    headerVersion: string | undefined,
+  ): void {
+    this.lastSeen = Date.now();
+    if (this.#routes.has(id)) {
+      sendJsonError(res, 409, -32600, `Request id ${JSON.stringify(id)} is already in flight`);
+      return;
+    }
+    if (message.method === 'initialize') this.#initId = id;
+    if (this.#config.jsonResponse) {
+      this.#routes.set(id, res);
+    } else {
+      const stream = this.#openStream(false);
+      stream.pending = 1;
+      this.#routes.set(id, stream);
+      stream.head = this.#sseHead;
+      this.#prime(stream, res, headerVersion ?? versionOf(message), [id]);
+      this.#deliver(message, context, [id]);
+      // A synchronous response left with the head; else hold it (after the priming event is stored).
+      if (stream.tail === undefined) this.#headHold.hold(stream);
+      stream.watch();
+      return;
+    }
+    this.#deliver(message, context, [id]);
+  }
+
+  /**
+   * A 2025-03-26 batch (the handler checked the version and each element): its requests share one
+   * SSE stream, or one JSON array answer; a batch of notifications and responses gets 202.
+   */
+  acceptBatch(
+    res: ServerResponse,
+    messages: JsonRpcMessage[],
+    ids: RequestId[],
+    context: MessageContext,
+  ): void {
+    this.lastSeen = Date.now();
+    if (ids.length === 0) {
+      res.writeHead(202, this.#acceptedHead as string[]).end();
+      this.onmessage?.(messages, context);
+      return;
+    }
+    if (ids.some((id) => this.#routes.has(id)) || new Set(ids).size !== ids.length) {
+      sendJsonError(res, 409, -32600, 'A request id of the batch is repeated or already in flight');
+      return;
+    }
+    let stream: SseStream | undefined;
+    let route: Route;
+    if (this.#config.jsonResponse) route = new JsonBatch(res, ids.length);
+    else {
+      stream = this.#openStream(false);
+      stream.pending = ids.length;
+      stream.head = this.#sseHead;
+      this.#prime(stream, res, this.protocolVersion, ids);
+      route = stream;
+    }
+    for (const id of ids) this.#routes.set(id, route);
+    this.#deliver(messages, context, ids);
+    if (stream !== undefined && stream.tail === undefined) this.#headHold.hold(stream);
+    stream?.watch();
+  }
+
+  /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
+  async openStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.lastSeen = Date.now();
+    const store = this.#config.eventStore;
+    const lastEventId = header(req, 'last-event-id');
+    if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
+      const resumed = await resumeStream(res, lastEventId, {
+        store,
+        head: this.#sseHead,
+        sessionId: this.sessionId,
+        retryMs: this.#config.retryMs,
+        nodeId: this.#config.nodeId,
+        isGone: this.#config.isGone,
+        closed: () => this.#closed,
+        carrier: (streamId) =>
+          this.#streams.get(streamId) ??
+          (this.#config.nodeId !== undefined && isGetStream(streamId)
+            ? this.#standaloneStream() // another process's GET stream: this one carries on
+            : undefined),
+      });
+      if (typeof resumed === 'object' && resumed.stream.standalone) {
+        // Carried on by this process's own GET stream: its priming event moves the client's
+        // Last-Event-ID onto that stream at once, so a later resumption replays what is written here.
+        if (resumed.from !== resumed.stream.id) resumed.stream.prime(store, undefined, (s) => s.flush());
+        this.#config.onHold?.(this, { stream: resumed.from, through: resumed.through });
+      }
+      if (resumed !== 'fresh') return;
+    }
+    const standalone = this.#standaloneStream();
+    if (writable(standalone.res)) {
+      sendJsonError(res, 409, -32000, 'Conflict: only one standalone SSE stream is allowed per session');
+      return;
+    }
+    standalone.head = this.#sseHead;
+    this.#prime(standalone, res, this.protocolVersion);
+    standalone.start();
+    this.#config.onHold?.(this);
+  }
+
+  /** The id of this session's GET stream here, if it has one. */
+  get standaloneId(): string | undefined {
+    return this.#standalone?.id;
+  }
+
+  /** A connection-wide message another process raised, for the GET stream connected here. */
+  sendForwarded(message: JsonRpcMessage): void {
+    if (this.#closed || !this.standaloneConnected) return;
+    this.#standaloneStream().emit(
+      encodeJson(message),
+      this.#config.eventStore,
+      this.#config.maxBacklog,
+      false,
+      true,
+    );
+  }
+
+  /**
+   * Another process holds this session's GET stream now: close the connection here. When it resumed this
+   * one's GET stream through event `after`, the messages raised here and stored after it are returned, to
+   * be passed on to it (those other processes raised are not: it got them itself).
+   */
+  async releaseStandalone(stream?: string, after?: string): Promise<JsonRpcMessage[]> {
+    const standalone = this.#standalone;
+    const store = this.#config.eventStore;
+    if (standalone === undefined) return [];
+    standalone.detach();
+    if (standalone.id !== stream || after === undefined || store === undefined) return [];
+    return ownEventsAfter(standalone, store, after);
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
+    if (Array.isArray(message)) {
+      for (const one of message) this.send(one, options);
+      return;
+    }
+    if (this.#closed) {
+      this.onerror?.(new Error('HTTP transport is closed; message dropped'));
+      return;
+    }
+    if (this.#config.nodeId !== undefined) message = tagOutgoing(message, this.#config.nodeId);
+    // As text first: an unserialisable message throws here, and the error answering it still finds the route.
+    const text = encodeJson(message);
+    const store = this.#config.eventStore;
+    if (message.method === undefined && message.id === null && this.#delivering !== undefined) {
+      this.#answerWhole(text, this.#delivering);
+      return;
+    }
+    if (message.method === undefined && message.id !== undefined) {
+      const id = message.id as RequestId;
+      const route = this.#routes.get(id);
+      if (route === undefined) return;
+      this.#routes.delete(id);
+      if (id === this.#initId) this.#learnVersion(message);
+      const retryAfter = message.error === undefined ? undefined : retryAfterOf(message);
+      const done = answerRoute(route, text, this.#writer, false, retryAfter);
+      if (done !== undefined) this.#streams.delete(done.id);
+      this.#afterResponse();
+      return;
+    }
+    const related = options?.relatedRequestId;
+    if (related !== undefined) {
+      const route = this.#routes.get(related);
+      if (route instanceof SseStream && (this.sessionId !== undefined || message.id === undefined)) {
+        route.emit(text, store, this.#config.maxBacklog, false);
+        return;
+      }
+      // A JSON response carries only the response: request-related notifications cannot travel.
+      if (route !== undefined && message.id === undefined) return;
+    }
+    if (this.sessionId === undefined) {
+      // The client's answer would arrive in a request that knows nothing of this one: fail at once.
+      const id = message.method === undefined ? undefined : (message.id as RequestId | undefined);
+      if (id !== undefined) queueMicrotask(() => this.onmessage?.(statelessRefusal(id)));
+      return;
+    }
+    if (!this.standaloneConnected && this.#config.elsewhere?.(message) === true) return;
+    this.#standaloneStream().emit(text, store, this.#config.maxBacklog, false);
+  }
+
+  /**
+   * Close the connection of the stream answering `requestId` (not the stream), telling the client to resume
+   * in `retryMs`. False when not possible (no such stream, JSON mode, no event store).
+   */
+  closeRequestStream(requestId: RequestId, retryMs = this.#config.retryMs): boolean {
+    const route = this.#routes.get(requestId);
+    if (!(route instanceof SseStream) || this.#config.eventStore === undefined) return false;
+    route.detach(sseRetry(retryMs));
+    return true;
+  }
+
+  /** Close the standalone stream's connection (the client reconnects with `Last-Event-ID`). */
+  closeStandaloneStream(retryMs = this.#config.retryMs): boolean {
+    if (this.#standalone === undefined || this.#config.eventStore === undefined) return false;
+    this.#standalone.detach(sseRetry(retryMs));
+    return true;
+  }
+
+  /** Whether `streamId` is a POST stream of this session here whose requests still wait for answers. */
+  carriesCall(streamId: string): boolean {
+    const stream = this.#streams.get(streamId);
+    return stream !== undefined && !stream.standalone;
+  }
+
+  /** Answer every request still waiting here with `error(id)`, as any answer; resolves once stored. */
+  async answerPending(error: (id: RequestId) => JsonRpcMessage): Promise<void> {
+    const streams = [...new Set(this.#routes.values())].filter((r) => r instanceof SseStream);
+    for (const id of [...this.#routes.keys()]) this.send(error(id));
+    await Promise.all(streams.map((stream) => stream.tail));
+  }
+
+  /** End the session here; `forgetEvents: false` keeps its event log (another process serves it). */
+  async close(forgetEvents = true): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const route of this.#routes.values()) closeRoute(route);
+    for (const stream of this.#streams.values()) stream.detach();
+    this.#routes.clear();
+    this.#streams.clear();
+    this.#standalone = undefined;
+    const store = this.#config.eventStore;
+    if (store !== undefined && this.sessionId !== undefined && forgetEvents) {
+      await Promise.resolve(store.forget(`${this.sessionId}.`)).catch((error: unknown) =>
+        this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    this.#config.onEnd?.(this);
+    this.onclose?.();
+  }
+
+  #deliver(message: unknown, context: MessageContext, ids: RequestId[]): void {
+    this.#delivering = ids;
+    try {
+      this.onmessage?.(message, context);
+    } finally {
+      this.#delivering = undefined;
+    }
+  }
+
+  /** An error with id null while a POST is delivered (its body as a whole was refused): all its requests' answer. */
+  #answerWhole(text: string, ids: RequestId[]): void {
+    const route = this.#routes.get(ids[0] as RequestId);
+    for (const id of ids) this.#routes.delete(id);
+    const done = route === undefined ? undefined : answerRoute(route, text, this.#writer, true);
+    if (done !== undefined) this.#streams.delete(done.id);
+    this.#afterResponse();
+  }
+
+  #standaloneStream(): SseStream {
+    if (this.#standalone === undefined) this.#standalone = this.#openStream(true);
+    return this.#standalone;
+  }
+
+  #openStream(standalone: boolean): SseStream {
+    const id = streamIdOf(this.sessionId ?? '', this.#config.nodeId, this.#streamSeq++, standalone);
+    const stream = new SseStream(id, standalone, this.#config.keepAlive);
+    if (this.#config.eventStore !== undefined) stream.onError = (error) => this.onerror?.(error);
+    this.#streams.set(stream.id, stream);
+    return stream;
+  }
+
+  /** The priming event (resumable sessions whose client understands empty data). */
+  #prime(
+    stream: SseStream,
+    res: ServerResponse,
+    version: string | undefined,
+    requests?: readonly RequestId[],
+  ): void {
+    const store = this.#config.eventStore;
+    stream.attach(res);
+    if (store === undefined || this.sessionId === undefined) return;
+    const effective = this.protocolVersion ?? version;
+    if (effective === undefined || effective < '2025-11-25') return;
+    stream.prime(store, requests, this.#hold);
+  }
+
+  readonly #hold = (stream: SseStream): void => this.#headHold.hold(stream);
+
+  #learnVersion(message: JsonRpcMessage): void {
+    const result = message.result as { protocolVersion?: unknown } | undefined;
+    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+  }
+
+  /** Stateless transports live for one request: close once it is answered. */
+  #afterResponse(): void {
+    if (this.sessionId === undefined && this.#routes.size === 0) void this.close();
+  }
+}

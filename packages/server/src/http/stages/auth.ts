@@ -1,0 +1,144 @@
+/**
+ * The bearer-token hook and RFC 9728 protected-resource metadata. The hook decides; this module
+ * only turns its verdict into the right status and `WWW-Authenticate` challenge.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type BearerVerifierOptions, createBearerVerifier } from '../../auth/bearer.js';
+import type { HttpAuthOptions, ProtectedResourceMetadata } from '../options.js';
+import { byteLength, sendJsonError } from '../seam/reply.js';
+
+export const PRM_PATH = '/.well-known/oauth-protected-resource';
+
+/** What an `authenticate` hook may throw to answer 403 instead of 401. */
+export interface AuthRefusal {
+  readonly status?: number;
+  readonly scope?: string;
+  /** RFC 6750 error code for a 401 (`invalid_token` when a token was sent, by default). */
+  readonly error?: 'invalid_request' | 'invalid_token';
+  /** Sent as `error_description`. */
+  readonly message?: string;
+}
+
+function origin(req: IncomingMessage): string {
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
+  return `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+}
+
+/** The metadata document's URL for an endpoint at `path` (RFC 9728 §3: suffix the resource path). */
+export function metadataUrl(req: IncomingMessage, path: string): string {
+  return `${origin(req)}${PRM_PATH}${path}`;
+}
+
+/** Serve the metadata document; returns false when `pathname` is not a metadata path. */
+export function serveMetadata(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  auth: HttpAuthOptions,
+  endpointPath: string,
+): boolean {
+  if (pathname !== PRM_PATH && pathname !== `${PRM_PATH}${endpointPath}`) return false;
+  const metadata = auth.resourceMetadata;
+  if (metadata === undefined) {
+    sendJsonError(res, 404, -32000, 'Not Found: no protected-resource metadata is configured');
+    return true;
+  }
+  if (req.method !== 'GET') {
+    sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: 'GET' });
+    return true;
+  }
+  const body = JSON.stringify({ resource: `${origin(req)}${endpointPath}`, ...metadata });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'cache-control': 'max-age=3600',
+    'content-length': String(byteLength(body)),
+  });
+  res.end(body);
+  return true;
+}
+
+/**
+ * Run the hook. Resolves with what it returned, or answers the request (401/403 with a challenge)
+ * and resolves with `REFUSED`.
+ */
+export async function runAuth(
+  req: IncomingMessage,
+  res: ServerResponse,
+  auth: HttpAuthOptions,
+  endpointPath: string,
+): Promise<unknown> {
+  try {
+    return await auth.authenticate(req);
+  } catch (error) {
+    const refusal = (typeof error === 'object' && error !== null ? error : {}) as AuthRefusal;
+    if (refusal.status === 403) {
+      refuseScope(
+        req,
+        res,
+        auth,
+        endpointPath,
+        typeof refusal.scope === 'string' ? refusal.scope : undefined,
+      );
+      return REFUSED;
+    }
+    const params = metadataParam(req, auth, endpointPath);
+    const code = refusal.error ?? (req.headers.authorization !== undefined ? 'invalid_token' : undefined);
+    if (code !== undefined) {
+      params.unshift(`error="${quoteSafe(code)}"`);
+      if (refusal.error !== undefined && typeof refusal.message === 'string')
+        params.splice(1, 0, `error_description="${quoteSafe(refusal.message)}"`);
+    }
+    const status = code === 'invalid_request' ? 400 : 401;
+    if (params.length === 0) params.push(`realm="mcp"`);
+    const text =
+      status === 400
+        ? 'Bad Request: malformed Authorization header'
+        : 'Unauthorized: a valid bearer token is required';
+    sendJsonError(res, status, -32000, text, { 'www-authenticate': `Bearer ${params.join(', ')}` });
+    return REFUSED;
+  }
+}
+
+/** 403 insufficient_scope (RFC 6750 §3.1), naming the scopes the request needs. */
+export function refuseScope(
+  req: IncomingMessage,
+  res: ServerResponse,
+  auth: HttpAuthOptions,
+  endpointPath: string,
+  scope: string | undefined,
+): void {
+  const params = ['error="insufficient_scope"'];
+  if (scope !== undefined) params.push(`scope="${quoteSafe(scope)}"`);
+  params.push(...metadataParam(req, auth, endpointPath));
+  const needs = scope === undefined ? 'insufficient scope' : `this request needs scope "${quoteSafe(scope)}"`;
+  sendJsonError(res, 403, -32000, `Forbidden: ${needs}`, {
+    'www-authenticate': `Bearer ${params.join(', ')}`,
+  });
+}
+
+/** `resource_metadata` (RFC 9728 §5.1) when there is a metadata document to point at. */
+function metadataParam(req: IncomingMessage, auth: HttpAuthOptions, endpointPath: string): string[] {
+  return auth.resourceMetadata === undefined ? [] : [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
+}
+
+/** Auth options for the handler that verify bearer tokens (JWT with JWKS, or static tokens). */
+export function bearerAuth(
+  options: BearerVerifierOptions & { readonly resourceMetadata?: ProtectedResourceMetadata },
+): HttpAuthOptions {
+  const verifier = createBearerVerifier(options);
+  return {
+    resourceMetadata: options.resourceMetadata,
+    async authenticate(req) {
+      const verdict = await verifier.verify(req.headers.authorization);
+      if (verdict.ok) return verdict.info;
+      throw { status: 401, error: verdict.error, message: verdict.description } satisfies AuthRefusal;
+    },
+  };
+}
+
+export const REFUSED: unique symbol = Symbol('refused');
+
+function quoteSafe(value: string): string {
+  return value.replace(/[^ -~]|["\\]/g, ''); // printable ASCII only, no quote or backslash
+}
