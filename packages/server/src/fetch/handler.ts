@@ -1,15 +1,15 @@
 /**
  * The Streamable HTTP endpoint as a web-standard `(Request) => Promise<Response>` function, for
- * runtimes and frameworks built on fetch (Bun, Deno, Workers, Hono, Next.js route handlers). It
- * runs the very same endpoint as the node:http handler, over a view of the Request and a sink that
- * becomes the Response, so both make one set of decisions.
+ * runtimes and frameworks built on fetch (Bun, Deno, Workers, Hono, Next.js route handlers): the
+ * fetch adapter over the very same stages as the node:http handler, so both make one set of decisions.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ConnectableServer, createMcpHttpHandler, type HttpCloseOptions } from '../http/handler.js';
-import type { McpHttpHandlerOptions } from '../http/options.js';
-import { viewOf } from './request.js';
-import { ResponseSink } from './response.js';
+import type { HttpCloseOptions } from '../http/handler.js';
+import { type McpHttpHandlerOptions, resolveHandlerOptions } from '../http/options.js';
+import { type ConnectableServer, SessionHost } from '../http/sessions/host.js';
+import { serveRequest } from '../http/stages/pipeline.js';
+import { FetchRequest } from './request.js';
+import { FetchSink } from './response.js';
 
 /**
  * The node:http handler's options, all of which apply. `path` is matched against the Request's
@@ -29,19 +29,19 @@ export interface FetchHandler {
 }
 
 export function createFetchHandler(server: ConnectableServer, options?: FetchHandlerOptions): FetchHandler {
-  const endpoint = createMcpHttpHandler(server, options);
+  const host = new SessionHost(server, resolveHandlerOptions(options));
   const handler = ((request: Request): Promise<Response> => {
-    const sink = new ResponseSink();
+    const sink = new FetchSink();
     const signal = request.signal as AbortSignal | undefined;
     if (signal !== undefined) {
       if (signal.aborted) sink.abort();
       else signal.addEventListener('abort', () => sink.abort(), { once: true });
     }
-    endpoint(viewOf(request) as unknown as IncomingMessage, sink as unknown as ServerResponse);
+    serveRequest(host, new FetchRequest(request), sink);
     return sink.response;
   }) as FetchHandler;
-  Object.defineProperty(handler, 'sessionCount', { get: () => endpoint.sessionCount });
-  Object.defineProperty(handler, 'draining', { get: () => endpoint.draining });
-  handler.close = (options) => endpoint.close(options);
+  Object.defineProperty(handler, 'sessionCount', { get: () => host.sessions.size });
+  Object.defineProperty(handler, 'draining', { get: () => host.drain.draining });
+  handler.close = (closeOptions = {}) => host.close(closeOptions.graceMs);
   return handler;
 }

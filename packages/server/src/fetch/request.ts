@@ -1,42 +1,53 @@
 /**
- * The request side of the fetch handler: a web Request seen through the few IncomingMessage
- * members the shared HTTP code reads (method, url, headers, socket.encrypted), with the body left
- * as a reader that the shared code calls, under its cap, only once the request passed its checks.
+ * The request side of the fetch adapter: a web Request seen as the endpoint's request view. The
+ * body stays in the Request until the endpoint reads it, under its cap, once the request passed
+ * its checks.
  */
 
 import { readCappedText } from '../auth/capped-body.js';
-import { BodyTooLargeError } from '../http/adapters/body.js';
+import { BodyTooLargeError } from '../http/seam/body-errors.js';
+import type { HttpRequest, WebAuthRequest } from '../http/seam/view.js';
 
-export interface WebRequestView {
+export class FetchRequest implements HttpRequest {
   readonly method: string;
   readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly socket: { readonly encrypted: boolean };
-  readonly body: (limit: number) => Promise<string>;
-  readonly readableEnded: undefined;
-  /** The web Request itself, for an `authenticate` callback that wants it. */
-  readonly request: Request;
-}
+  readonly headers: Record<string, string> = {};
+  readonly secure: boolean;
+  readonly remoteAddress = undefined;
+  readonly #request: Request;
+  #native: WebAuthRequest | undefined;
 
-export function viewOf(request: Request): WebRequestView {
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  headers.host ??= url.host;
-  return {
-    method: request.method.toUpperCase(),
-    url: `${url.pathname}${url.search}`,
-    headers,
-    socket: { encrypted: url.protocol === 'https:' },
-    body: (limit) => readText(request, limit),
-    readableEnded: undefined,
-    request,
-  };
-}
+  constructor(request: Request) {
+    const url = new URL(request.url);
+    this.#request = request;
+    this.method = request.method.toUpperCase();
+    this.url = `${url.pathname}${url.search}`;
+    this.secure = url.protocol === 'https:';
+    request.headers.forEach((value, name) => {
+      this.headers[name] = value;
+    });
+    this.headers.host ??= url.host;
+  }
 
-/** The body as text, refused with BodyTooLargeError as soon as it grows past `limit` bytes. */
-function readText(request: Request, limit: number): Promise<string> {
-  return readCappedText(request.body, limit, () => new BodyTooLargeError(limit));
+  header(name: string): string | undefined {
+    return this.headers[name];
+  }
+
+  /** The body as JSON; refused with BodyTooLargeError by its declared length or as soon as it grows past `limit`. */
+  async readBody(limit: number): Promise<unknown> {
+    const declared = this.headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) throw new BodyTooLargeError(limit);
+    return JSON.parse(await readCappedText(this.#request.body, limit, () => new BodyTooLargeError(limit)));
+  }
+
+  get native(): WebAuthRequest {
+    this.#native ??= {
+      method: this.method,
+      url: this.url,
+      headers: this.headers,
+      socket: { encrypted: this.secure },
+      request: this.#request,
+    };
+    return this.#native;
+  }
 }

@@ -1,15 +1,14 @@
 /**
- * The response side of the fetch handler: an object with the few ServerResponse members the shared
- * HTTP code writes through (writeHead, setHeader, write, end, flushHeaders, 'close'), turned into a
- * web Response. A body ended at once becomes a plain body; one that is written over time (SSE)
+ * The response side of the fetch adapter: the endpoint's response sink (writeHead, setHeader, write,
+ * end, flushHeaders, 'close') turned into a web Response. A body ended at once becomes a plain body; one that is written over time (SSE)
  * becomes a ReadableStream, and cancelling that stream closes the response like a lost socket.
  */
 
-type HeaderValue = string | number | readonly string[] | undefined;
+import type { HeaderList, HeaderValue, ResponseSink } from '../http/seam/sink.js';
 
 const encoder = new TextEncoder();
 
-export class ResponseSink {
+export class FetchSink implements ResponseSink {
   statusCode = 200;
   headersSent = false;
   writableEnded = false;
@@ -29,7 +28,7 @@ export class ResponseSink {
     });
   }
 
-  setHeader(name: string, value: HeaderValue): this {
+  setHeader(name: string, value: HeaderValue | undefined): this {
     if (value === undefined) this.#headers.delete(name);
     else if (Array.isArray(value)) {
       this.#headers.delete(name);
@@ -43,10 +42,11 @@ export class ResponseSink {
   }
 
   /** Headers as node:http takes them: a flat name/value list or an object. */
-  writeHead(status: number, headers?: readonly string[] | Record<string, HeaderValue>): this {
+  writeHead(status: number, headers?: HeaderList): this {
     this.statusCode = status;
-    if (Array.isArray(headers)) {
-      for (let i = 0; i + 1 < headers.length; i += 2) this.#headers.set(headers[i], headers[i + 1]);
+    if (isList(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2)
+        this.#headers.set(String(headers[i]), String(headers[i + 1]));
     } else if (headers !== undefined) {
       for (const [name, value] of Object.entries(headers)) this.setHeader(name, value);
     }
@@ -139,4 +139,8 @@ export class ResponseSink {
     this.#onClose = [];
     for (const listener of listeners) listener();
   }
+}
+
+function isList(headers: HeaderList | undefined): headers is (string | number | string[])[] {
+  return Array.isArray(headers);
 }

@@ -1,27 +1,10 @@
 /** The public shape of the Streamable HTTP handler: what it needs of a server, and what it offers. */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ScopedTools } from '../auth/scopes.js';
-import type { Transport } from '../transport/types.js';
-import type { HttpServerTransport } from './sessions/transport.js';
 
-/** What the handler needs of a server: one call that binds a transport to it as a new session. */
-export interface ConnectableServer extends ScopedTools {
-  connect(
-    transport: Transport,
-    options?: { allowUninitialized?: boolean; ephemeral?: boolean },
-  ): Promise<unknown>;
-  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
-  readonly tools?: {
-    get(
-      name: string,
-    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
-  };
-  /** Tasks this process runs (a drain waits for them). */
-  readonly runningTasks?: number;
-  /** Fail every task this process runs, saying the server shut down (the drain grace is over). */
-  endTasks?(): Promise<number>;
-}
+export type { ConnectableServer } from './sessions/host.js';
+
+import type { HttpServerTransport } from './sessions/transport.js';
 
 /** How `close` stops: at once, or after a drain. */
 export interface HttpCloseOptions {

@@ -1,10 +1,10 @@
 /** Options of the Streamable HTTP handler and server, with their defaults in one place. */
 
-import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '../core/types.js';
-import type { EventStore } from './events/event-store.js';
+import type { AuthRequest } from './seam/view.js';
 import { DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_MAX_STREAMS_PER_CLIENT } from './sessions/client-limits.js';
-import type { SharedSessionState } from './sessions/shared-state.js';
+import type { EventStore } from './state/event-store.js';
+import type { SharedSessionState } from './state/shared-state.js';
 import { DEFAULT_SSE_HEAD_HOLD_MS } from './streams/head-hold.js';
 
 /** RFC 9728 protected-resource metadata (the fields a client needs; more may be added). */
@@ -25,7 +25,7 @@ export interface HttpAuthOptions {
    * verified token's claims). Throw (or reject) to refuse: the reply is 401 with `WWW-Authenticate`;
    * an error with `status: 403` (and optionally `scope`) answers 403 `insufficient_scope` instead.
    */
-  readonly authenticate: (req: IncomingMessage) => AuthInfo | Promise<AuthInfo>;
+  authenticate(req: AuthRequest): AuthInfo | Promise<AuthInfo>;
   /** Served at `/.well-known/oauth-protected-resource` (and the same path suffixed with the endpoint). */
   readonly resourceMetadata?: ProtectedResourceMetadata;
 }

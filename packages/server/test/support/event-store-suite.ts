@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import type { EventStore } from '../../src/http/events/event-store.js';
+import type { EventStore } from '../../src/http/state/event-store.js';
 
 export interface EventStoreSuiteOptions {
   /** A fresh, empty store; `maxEventsPerStream` bounds each stream's log. */

@@ -12,9 +12,9 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventStore } from '../../src/http/events/event-store.js';
 import { bearerAuth } from '../../src/http/index.js';
-import type { SharedSessionState } from '../../src/http/sessions/shared-state.js';
+import type { EventStore } from '../../src/http/state/event-store.js';
+import type { SharedSessionState } from '../../src/http/state/shared-state.js';
 import {
   BOTH,
   follow,

@@ -1,32 +1,15 @@
 /** Reading a request body under a size cap: from the stream, or as a framework already parsed it. */
 
 import type { IncomingMessage } from 'node:http';
-
-/** A body reader the fetch handler hands over in place of a stream; it reads at most `limit` bytes. */
-export type BodyReader = (limit: number) => Promise<string>;
-
-export class BodyTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`Payload Too Large: the request body exceeds ${limit} bytes`);
-    this.name = 'BodyTooLargeError';
-  }
-}
-
-/** The stream was read before the handler ran, and nothing was left in `req.body`. */
-export class BodyConsumedError extends Error {
-  constructor() {
-    super('Bad Request: the request body was already read by a body parser that left nothing in req.body');
-    this.name = 'BodyConsumedError';
-  }
-}
+import { BodyConsumedError, BodyTooLargeError } from '../seam/body-errors.js';
 
 const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
  * The parsed JSON body of a POST. A body a framework already read (express.json() and the like) is
- * taken from `req.body`: a parsed value, a string or bytes; a function there is the fetch handler's
- * reader. Otherwise the stream is read. Every form is held to `limit`: a declared `Content-Length`
+ * taken from `req.body`: a parsed value, a string or bytes. Otherwise the stream is read. Every form
+ * is held to `limit`: a declared `Content-Length`
  * over it is refused first, then the text itself. Throws BodyTooLargeError, BodyConsumedError, or
  * the SyntaxError of JSON.parse.
  */
@@ -38,7 +21,6 @@ export async function readMessage(req: IncomingMessage, limit: number): Promise<
   }
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) throw new BodyTooLargeError(limit);
-  if (typeof given === 'function') return JSON.parse(await (given as BodyReader)(limit));
   if (typeof given === 'string') {
     if (given.length > limit && encoder.encode(given).byteLength > limit) throw new BodyTooLargeError(limit);
     return JSON.parse(given);

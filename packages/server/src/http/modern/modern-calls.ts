@@ -13,9 +13,10 @@
  * here for a drain, and answers what is left of them when the drain grace is over.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestId } from '../../transport/types.js';
-import { type LostCause, lostRequestError } from '../sessions/lost.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
+import { type LostCause, lostRequestError } from '../streams/lost.js';
 import { sseEvent, sseHeaders, ssePriming, sseRetry } from '../streams/sse.js';
 
 /** How long and how many answers of broken streams are kept, and the largest one kept. */
@@ -35,7 +36,7 @@ export interface CallStream {
   /** The request is a call (not a listen stream): it counts as work in flight. */
   readonly isCall: boolean;
   /** Carry the stream on on `res` (a client that came back with the call's token). */
-  reattach(res: ServerResponse, priming: string): void;
+  reattach(res: ResponseSink, priming: string): void;
   /** Answer the call with `text` (a JSON-RPC error) and end. */
   answerWith(text: string): void;
   close(): Promise<void>;
@@ -147,8 +148,8 @@ export class ModernCalls {
   }
 
   /** A GET naming a call's token: carry its stream on, give its answer, poll, or say it is lost. */
-  async resume(req: IncomingMessage, res: ServerResponse, principal: string | undefined): Promise<void> {
-    const token = parseCallToken(req.headers['last-event-id'] as string | undefined) as Token;
+  async resume(req: HttpRequest, res: ResponseSink, principal: string | undefined): Promise<void> {
+    const token = parseCallToken(req.header('last-event-id')) as Token;
     if (token.node === this.nodeId) return this.#answerHere(res, token, principal);
     let gone = this.isGone === undefined;
     if (!gone)
@@ -159,7 +160,7 @@ export class ModernCalls {
     res.end(ssePriming(tokenText(token.key, token.id, token.polls + 1)) + sseRetry(POLL_RETRY_MS));
   }
 
-  #answerHere(res: ServerResponse, token: Token, principal: string | undefined): void {
+  #answerHere(res: ResponseSink, token: Token, principal: string | undefined): void {
     const running = this.#running.get(token.key);
     if (running !== undefined && running.principal === principal) {
       running.reattach(res, ssePriming(tokenText(token.key, token.id, 0)));
@@ -177,7 +178,7 @@ export class ModernCalls {
   }
 }
 
-function lost(res: ServerResponse, token: Token, cause: LostCause): void {
+function lost(res: ResponseSink, token: Token, cause: LostCause): void {
   res.writeHead(200, SSE_HEAD);
   res.end(sseEvent(undefined, lostRequestError(token.id, token.node, cause)));
 }

@@ -7,7 +7,6 @@
  * of the call if the stream breaks (modern-calls.ts); no other event carries an id.
  */
 
-import type { ServerResponse } from 'node:http';
 import { retryAfterOf } from '../../core/errors.js';
 import { encodeJson } from '../../core/raw-json.js';
 import type {
@@ -18,10 +17,11 @@ import type {
   Transport,
 } from '../../transport/types.js';
 import { type Head, withLength } from '../seam/reply.js';
-import { modernStatus } from '../stages/era.js';
+import type { ResponseSink } from '../seam/sink.js';
 import type { KeepAlive, Pingable } from '../streams/keep-alive.js';
 import { SSE_KEEP_ALIVE, sseEvent, sseHeaders, writable } from '../streams/sse.js';
 import type { CallStream, ModernCalls } from './modern-calls.js';
+import { modernStatus } from './status.js';
 
 const SSE_HEAD = sseHeaders(undefined);
 const JSON_HEAD: Head = ['content-type', 'application/json'];
@@ -43,7 +43,7 @@ export class ModernExchange implements Transport, Pingable, CallStream {
   readonly sessionId = undefined;
   principal: string | undefined;
 
-  #res: ServerResponse;
+  #res: ResponseSink;
   #id: RequestId | undefined;
   #listen = false;
   #streaming = false;
@@ -54,7 +54,7 @@ export class ModernExchange implements Transport, Pingable, CallStream {
   #answer: string | undefined;
 
   constructor(
-    res: ServerResponse,
+    res: ResponseSink,
     private readonly options: ExchangeOptions,
   ) {
     this.#res = res;
@@ -99,7 +99,7 @@ export class ModernExchange implements Transport, Pingable, CallStream {
   }
 
   /** The client came back with the call's token (its old connection is let go): go on on `res`. */
-  reattach(res: ServerResponse, priming: string): void {
+  reattach(res: ResponseSink, priming: string): void {
     const old = this.#res;
     this.#res = res;
     if (writable(old)) old.end();
@@ -113,7 +113,7 @@ export class ModernExchange implements Transport, Pingable, CallStream {
     this.#respond(text, JSON.parse(text) as JsonRpcMessage);
   }
 
-  #watch(res: ServerResponse): void {
+  #watch(res: ResponseSink): void {
     res.once('close', () => {
       if (this.#res === res) void this.close();
     });

@@ -6,7 +6,8 @@
  */
 
 import { envelopeVersion } from '../../core/modern/envelope.js';
-import type { HttpRefusal, RequestView } from '../seam/view.js';
+import type { Refusal } from '../seam/refusal.js';
+import type { RequestView } from '../seam/view.js';
 
 const NAMED: Record<string, 'name' | 'uri'> = {
   'tools/call': 'name',
@@ -22,7 +23,7 @@ export interface HeaderParam {
   readonly type: string | undefined;
 }
 
-function mismatch(message: string): HttpRefusal {
+function mismatch(message: string): Refusal {
   return { status: 400, code: -32020, message: `Header mismatch: ${message}` };
 }
 
@@ -91,7 +92,7 @@ export function checkModernHeaders(
   message: { method: string; params?: Record<string, unknown> },
   toolParams: (name: string) => readonly HeaderParam[] | undefined,
   nameParam: (method: string) => string | undefined = () => undefined,
-): HttpRefusal | undefined {
+): Refusal | undefined {
   const bodyVersion = envelopeVersion(message.params);
   const headerVersion = view.header('mcp-protocol-version')?.trim();
   if (headerVersion === undefined) return mismatch('the MCP-Protocol-Version header is required');

@@ -1,13 +1,13 @@
 /**
- * A POST in the 2026-07-28 era on node:http: classify the body, check the headers against it,
+ * A POST in the 2026-07-28 era: classify the body, check the headers against it,
  * then serve it as one exchange with its own connection to the server (nothing is kept after).
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classify, Kind } from '../../core/envelope.js';
 import type { JsonRpcMessage, MessageContext } from '../../transport/types.js';
-import { sendJsonError } from '../seam/reply.js';
-import type { RequestView } from '../seam/view.js';
+import { refuse } from '../seam/refusal.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
 import type { KeepAlive } from '../streams/keep-alive.js';
 import type { ModernCalls } from './modern-calls.js';
 import { ModernExchange } from './modern-exchange.js';
@@ -38,32 +38,17 @@ const paramsCache = new WeakMap<object, HeaderParam[]>();
 /** A modern POST is one exchange: nothing made on its connection outlives it. */
 const EPHEMERAL = { ephemeral: true } as const;
 
-/** The view of a node:http request. */
-export function nodeView(req: IncomingMessage): RequestView {
-  return {
-    method: req.method ?? '',
-    header: (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
-
 export async function postModern(
   server: ModernServer,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: ResponseSink,
   message: unknown,
   caller: { readonly auth: unknown; readonly principal: string | undefined; readonly client?: string },
   options: ModernPostOptions,
 ): Promise<void> {
   if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-    return sendJsonError(
-      res,
-      400,
-      -32600,
-      'Invalid Request: protocol 2026-07-28 takes one JSON-RPC message per POST, not a batch',
-    );
+    const text = 'Invalid Request: protocol 2026-07-28 takes one JSON-RPC message per POST, not a batch';
+    refuse({ status: 400, code: -32600, message: text });
   }
   const m = message as JsonRpcMessage;
   const kind = classify(m);
@@ -81,16 +66,11 @@ export async function postModern(
     return;
   }
   if (kind !== Kind.Request) {
-    return sendJsonError(
-      res,
-      400,
-      -32600,
-      'Invalid Request: the body is not a JSON-RPC 2.0 request or notification',
-    );
+    const text = 'Invalid Request: the body is not a JSON-RPC 2.0 request or notification';
+    refuse({ status: 400, code: -32600, message: text });
   }
-  const view = nodeView(req);
   const refusal = checkModernHeaders(
-    view,
+    req,
     m as { method: string; params?: Record<string, unknown> },
     (name) => {
       const wire = server.tools?.get(name)?.wire;
@@ -104,21 +84,19 @@ export async function postModern(
     },
     (method) => server.extensions?.nameParam(method),
   );
-  if (refusal !== undefined)
-    return sendJsonError(res, refusal.status, refusal.code, refusal.message, undefined, m.id);
+  if (refusal !== undefined) refuse({ ...refusal, id: m.id });
   const exchange = new ModernExchange(res, options);
   try {
     await server.connect(exchange, EPHEMERAL);
   } catch (error) {
-    options.report(error);
-    return sendJsonError(res, 500, -32603, 'Internal error: the request could not be served');
+    refuse({ status: 500, code: -32603, message: 'Internal error: the request could not be served' }, error);
   }
   const context: MessageContext = {
     headers: req.headers,
     auth: caller.auth,
     principal: caller.principal,
     client: caller.client,
-    protocolVersion: view.header('mcp-protocol-version')?.trim(),
+    protocolVersion: req.header('mcp-protocol-version')?.trim(),
   };
   exchange.deliver(m, context);
 }
@@ -126,7 +104,7 @@ export async function postModern(
 /** A notification a custom handler takes: handed to the core on a connection of its own, then 202. */
 async function deliverNotification(
   server: ModernServer,
-  res: ServerResponse,
+  res: ResponseSink,
   message: JsonRpcMessage,
   context: MessageContext,
   options: ModernPostOptions,

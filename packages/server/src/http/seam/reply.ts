@@ -3,10 +3,11 @@
  * Bodies never carry stack traces, file paths or the text of unexpected exceptions.
  */
 
-import type { ServerResponse } from 'node:http';
 import { ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from '../../core/errors.js';
 import { countRejected } from '../../core/telemetry/instruments.js';
 import type { RejectReason } from '../../core/telemetry/names.js';
+import type { Refusal } from './refusal.js';
+import type { ResponseSink } from './sink.js';
 
 const encoder = new TextEncoder();
 
@@ -16,35 +17,29 @@ export const byteLength: (text: string) => number =
     ? (text) => Buffer.byteLength(text)
     : (text) => encoder.encode(text).byteLength;
 
-export function sendJsonError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-  id: unknown = null,
-): void {
-  const reason = refusalReason(status, headers);
+/** Answer with `refusal` (counted in `mcp.server.request.rejected` when it is a refusal of that kind). */
+export function sendRefusal(res: ResponseSink, refusal: Refusal): void {
+  const reason = refusalReason(refusal.status, refusal.headers);
   if (reason !== undefined) countRejected(reason);
-  writeJsonError(res, status, code, message, headers, id);
+  writeJsonError(res, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.id);
 }
 
 /**
  * 503 with Retry-After for a request refused because shared state could not be used (unreachable, or
  * refusing writes): an outage, not a limit, so not counted as a refusal.
  */
-export function sendUnavailable(res: ServerResponse, message: string, id: unknown = null): void {
+export function sendUnavailable(res: ResponseSink, message: string, id: unknown = null): void {
   writeJsonError(res, 503, ErrorCode.ServerBusy, message, RETRY_AFTER, id);
 }
 
 const RETRY_AFTER = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) };
 
 function writeJsonError(
-  res: ServerResponse,
+  res: ResponseSink,
   status: number,
   code: number,
   message: string,
-  headers: Record<string, string> | undefined,
+  headers: Readonly<Record<string, string>> | undefined,
   id: unknown,
 ): void {
   if (res.headersSent) {
@@ -67,7 +62,7 @@ function writeJsonError(
  */
 function refusalReason(
   status: number,
-  headers: Record<string, string> | undefined,
+  headers: Readonly<Record<string, string>> | undefined,
 ): RejectReason | undefined {
   if (status === 401 || status === 403) return 'auth';
   if (status === 413 || status === 429) return 'limits';
@@ -91,7 +86,7 @@ export function withLength(head: Head, body: string): string[] {
  * One JSON body: 200, or 503 with Retry-After when `retryAfter` is given (the answer is an error
  * refusing the request because shared state was unavailable; see `retryAfterOf`).
  */
-export function sendJson(res: ServerResponse, head: Head, text: string, retryAfter?: number): void {
+export function sendJson(res: ResponseSink, head: Head, text: string, retryAfter?: number): void {
   const status = retryAfter === undefined ? 200 : 503;
   const full = retryAfter === undefined ? head : head.concat('retry-after', String(retryAfter));
   res.writeHead(status, withLength(full, text));

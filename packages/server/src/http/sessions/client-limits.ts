@@ -6,8 +6,11 @@
  * `X-Forwarded-For`); connections are counted per address.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJsonError } from '../seam/reply.js';
+import type { IncomingMessage } from 'node:http';
+import { type Refusal, refuse } from '../seam/refusal.js';
+import { sendRefusal } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
 
 export interface ClientLimitOptions {
   readonly maxSessionsPerClient: number;
@@ -33,20 +36,18 @@ function addresses(list: readonly string[]): Set<string> {
 }
 
 /** The 429 every per-client refusal answers, naming the limit and its option. */
-export function refuseClient(
-  res: ServerResponse,
+function clientRefusal(
   what: string,
   limit: number,
   option: string,
   headers: Record<string, string> = {},
-): void {
-  sendJsonError(
-    res,
-    429,
-    -32000,
-    `Too Many Requests: this client already holds ${limit} ${what}, the most allowed (${option})`,
-    { 'retry-after': '5', ...headers },
-  );
+): Refusal {
+  return {
+    status: 429,
+    code: -32000,
+    message: `Too Many Requests: this client already holds ${limit} ${what}, the most allowed (${option})`,
+    headers: { 'retry-after': '5', ...headers },
+  };
 }
 
 /** How many of something each key holds. */
@@ -81,40 +82,34 @@ export class ClientLimits {
   }
 
   /** The client a request comes from: its principal, else its address; undefined when neither is known. */
-  clientOf(req: IncomingMessage, principal: string | undefined): string | undefined {
+  clientOf(req: HttpRequest, principal: string | undefined): string | undefined {
     if (principal !== undefined) return `p:${principal}`;
-    const peer = plainAddress(req.socket?.remoteAddress);
+    const peer = plainAddress(req.remoteAddress);
     if (peer === undefined) return undefined;
     if (this.#trusted.has(peer)) {
-      const forwarded = req.headers['x-forwarded-for'];
-      const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').at(-1)?.trim();
+      const last = req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
       if (last !== undefined && last !== '') return `a:${plainAddress(last)}`;
     }
     return `a:${peer}`;
   }
 
   /**
-   * Count `res` as an open response of `client` until it closes; answers 429 (and returns false) when
-   * the client already holds `maxStreamsPerClient`.
+   * Count `res` as an open response of `client` until it closes; refuses with 429 when the client
+   * already holds `maxStreamsPerClient`.
    */
-  admit(client: string | undefined, res: ServerResponse): boolean {
+  admit(client: string | undefined, res: ResponseSink): void {
     const max = this.#options.maxStreamsPerClient;
-    if (client === undefined || max === 0) return true;
-    if (this.#streams.held(client) >= max) {
-      refuseClient(res, 'open streams', max, 'maxStreamsPerClient');
-      return false;
-    }
+    if (client === undefined || max === 0) return;
+    if (this.#streams.held(client) >= max) refuse(clientRefusal('open streams', max, 'maxStreamsPerClient'));
     this.#streams.add(client);
     res.once('close', () => this.#streams.remove(client));
-    return true;
   }
 
-  /** Whether `client` may open another session; answers 429 when it may not. */
-  mayOpenSession(client: string | undefined, res: ServerResponse): boolean {
+  /** Refuses with 429 when `client` may not open another session. */
+  checkSessionRoom(client: string | undefined): void {
     const max = this.#options.maxSessionsPerClient;
-    if (client === undefined || max === 0 || this.#sessions.held(client) < max) return true;
-    refuseClient(res, 'sessions', max, 'maxSessionsPerClient');
-    return false;
+    if (client === undefined || max === 0 || this.#sessions.held(client) < max) return;
+    refuse(clientRefusal('sessions', max, 'maxSessionsPerClient'));
   }
 
   /** `session` was opened by `client`. */
@@ -156,16 +151,17 @@ export class ConnectionsInUse {
    * Count `req`'s connection as in use until `res` closes; answers 429 and closes the connection (and
    * returns false) when its address already holds `max` connections in use.
    */
-  admit(req: IncomingMessage, res: ServerResponse): boolean {
+  admit(req: IncomingMessage, res: ResponseSink): boolean {
     const address = plainAddress(req.socket.remoteAddress);
     if (this.#max === 0 || address === undefined || this.#trusted.has(address)) return true;
     const socket = req.socket;
     const running = this.#requests.get(socket) ?? 0;
     if (running === 0) {
       if (this.#byAddress.held(address) >= this.#max) {
-        refuseClient(res, 'connections in use', this.#max, 'maxConnectionsPerClient', {
+        const refusal = clientRefusal('connections in use', this.#max, 'maxConnectionsPerClient', {
           connection: 'close',
         });
+        sendRefusal(res, refusal);
         return false;
       }
       this.#byAddress.add(address);

@@ -9,8 +9,7 @@
  * and session closes here without deleting anything another process serves.
  */
 
-import type { ServerResponse } from 'node:http';
-import { sendJsonError } from '../seam/reply.js';
+import { refuse } from '../seam/refusal.js';
 
 /** After tasks were failed: how long their clients have to read the failure here (a poll or two). */
 const TASK_LINGER_MS = 1000;
@@ -22,6 +21,7 @@ const MIN_DRAIN_MS = 1000;
 /** How often the drain looks whether the work in flight ended. */
 const CHECK_MS = 25;
 
+const DRAIN_HEADERS = { 'retry-after': '1', connection: 'close' };
 const REFUSAL =
   'Service Unavailable: this server is shutting down and takes no new work; send the request again (another server of the deployment takes it)';
 
@@ -62,8 +62,8 @@ export class Drain {
   }
 
   /** Answer a request the drain does not admit. */
-  refuse(res: ServerResponse): void {
-    sendJsonError(res, 503, -32000, REFUSAL, { 'retry-after': '1', connection: 'close' });
+  refuse(): never {
+    refuse({ status: 503, code: -32000, message: REFUSAL, headers: DRAIN_HEADERS });
   }
 
   /** Drain for at most `graceMs`, then end what is left; idempotent (the first call's grace holds). */

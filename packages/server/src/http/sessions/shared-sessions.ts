@@ -11,13 +11,13 @@
 
 import { negotiateVersion } from '../../core/protocol.js';
 import type { JsonRpcMessage } from '../../transport/types.js';
-import { routeResponse } from './node-tags.js';
 import {
   type RoutedMessage,
   type SessionRecord,
   type SharedSessionState,
   SharedStateUnavailable,
-} from './shared-state.js';
+} from '../state/shared-state.js';
+import { routeResponse } from '../streams/node-tags.js';
 import type { HttpServerTransport } from './transport.js';
 
 /** The id of the synthetic requests that replay a restored session's state into the core. */

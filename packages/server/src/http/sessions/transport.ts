@@ -5,7 +5,6 @@
  * POST's SSE stream, anything else to the standalone stream a GET opened. Nothing is shared between sessions.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { retryAfterOf } from '../../core/errors.js';
 import { encodeJson } from '../../core/raw-json.js';
 import type {
@@ -15,15 +14,17 @@ import type {
   SendOptions,
   Transport,
 } from '../../transport/types.js';
-import { type Head, sendJsonError, statelessRefusal } from '../seam/reply.js';
-import { header, versionOf } from '../stages/guards.js';
+import { conflict, refuse } from '../seam/refusal.js';
+import { type Head, statelessRefusal } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
 import { type HeadHold, NO_HOLD } from '../streams/head-hold.js';
 import { JsonBatch } from '../streams/json-batch.js';
+import { isGetStream, streamIdOf, tagOutgoing } from '../streams/node-tags.js';
 import { ownEventsAfter, resumeStream } from '../streams/resume.js';
 import { answerRoute, closeRoute, type Route, type RouteWriter } from '../streams/routes.js';
 import { sseHeaders, sseRetry, writable } from '../streams/sse.js';
 import { SseStream } from '../streams/stream.js';
-import { isGetStream, streamIdOf, tagOutgoing } from './node-tags.js';
 import type { HttpTransportConfig } from './transport-config.js';
 
 export type { HttpTransportConfig } from './transport-config.js';
@@ -96,34 +97,35 @@ export class HttpServerTransport implements Transport {
   async start(): Promise<void> {}
 
   /** A POST carrying a notification or a response: accepted with 202, then delivered. */
-  acceptNotification(res: ServerResponse, message: JsonRpcMessage, context: MessageContext): void {
+  acceptNotification(res: ResponseSink, message: JsonRpcMessage, context: MessageContext): void {
     this.lastSeen = Date.now();
     res.writeHead(202, this.#acceptedHead as string[]).end();
     this.onmessage?.(message, context);
   }
 
-  /** A POST carrying a request: opens its SSE stream (or waits for its JSON answer), then delivers. */
+  /**
+   * A POST carrying a request: opens its SSE stream (or waits for its JSON answer), then delivers.
+   * Refuses (throws) with 409 when its id is already in flight.
+   */
   acceptRequest(
-    res: ServerResponse,
+    res: ResponseSink,
     message: JsonRpcMessage,
     id: RequestId,
     context: MessageContext,
     headerVersion: string | undefined,
   ): void {
     this.lastSeen = Date.now();
-    if (this.#routes.has(id)) {
-      sendJsonError(res, 409, -32600, `Request id ${JSON.stringify(id)} is already in flight`);
-      return;
-    }
+    if (this.#routes.has(id))
+      refuse(conflict(-32600, `Request id ${JSON.stringify(id)} is already in flight`));
     if (message.method === 'initialize') this.#initId = id;
-    if (this.#config.jsonResponse) {
-      this.#routes.set(id, res);
-    } else {
+    if (this.#config.jsonResponse) this.#routes.set(id, res);
+    else {
       const stream = this.#openStream(false);
       stream.pending = 1;
       this.#routes.set(id, stream);
       stream.head = this.#sseHead;
-      this.#prime(stream, res, headerVersion ?? versionOf(message), [id]);
+      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      this.#prime(stream, res, headerVersion ?? (typeof asked === 'string' ? asked : undefined), [id]);
       this.#deliver(message, context, [id]);
       // A synchronous response left with the head; else hold it (after the priming event is stored).
       if (stream.tail === undefined) this.#headHold.hold(stream);
@@ -135,10 +137,11 @@ export class HttpServerTransport implements Transport {
 
   /**
    * A 2025-03-26 batch (the handler checked the version and each element): its requests share one
-   * SSE stream, or one JSON array answer; a batch of notifications and responses gets 202.
+   * SSE stream, or one JSON array answer; a batch of notifications and responses gets 202. Refuses
+   * (throws) with 409 when an id repeats or is already in flight.
    */
   acceptBatch(
-    res: ServerResponse,
+    res: ResponseSink,
     messages: JsonRpcMessage[],
     ids: RequestId[],
     context: MessageContext,
@@ -149,10 +152,8 @@ export class HttpServerTransport implements Transport {
       this.onmessage?.(messages, context);
       return;
     }
-    if (ids.some((id) => this.#routes.has(id)) || new Set(ids).size !== ids.length) {
-      sendJsonError(res, 409, -32600, 'A request id of the batch is repeated or already in flight');
-      return;
-    }
+    if (ids.some((id) => this.#routes.has(id)) || new Set(ids).size !== ids.length)
+      refuse(conflict(-32600, 'A request id of the batch is repeated or already in flight'));
     let stream: SseStream | undefined;
     let route: Route;
     if (this.#config.jsonResponse) route = new JsonBatch(res, ids.length);
@@ -169,11 +170,11 @@ export class HttpServerTransport implements Transport {
     stream?.watch();
   }
 
-  /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream. */
-  async openStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream; 409 (thrown) when one is open already. */
+  async openStream(req: HttpRequest, res: ResponseSink): Promise<void> {
     this.lastSeen = Date.now();
     const store = this.#config.eventStore;
-    const lastEventId = header(req, 'last-event-id');
+    const lastEventId = req.header('last-event-id');
     if (lastEventId !== undefined && store !== undefined && this.sessionId !== undefined) {
       const resumed = await resumeStream(res, lastEventId, {
         store,
@@ -198,10 +199,8 @@ export class HttpServerTransport implements Transport {
       if (resumed !== 'fresh') return;
     }
     const standalone = this.#standaloneStream();
-    if (writable(standalone.res)) {
-      sendJsonError(res, 409, -32000, 'Conflict: only one standalone SSE stream is allowed per session');
-      return;
-    }
+    if (writable(standalone.res))
+      refuse(conflict(-32000, 'Conflict: only one standalone SSE stream is allowed per session'));
     standalone.head = this.#sseHead;
     this.#prime(standalone, res, this.protocolVersion);
     standalone.start();
@@ -372,7 +371,7 @@ export class HttpServerTransport implements Transport {
   /** The priming event (resumable sessions whose client understands empty data). */
   #prime(
     stream: SseStream,
-    res: ServerResponse,
+    res: ResponseSink,
     version: string | undefined,
     requests?: readonly RequestId[],
   ): void {

@@ -3,10 +3,12 @@
  * only turns its verdict into the right status and `WWW-Authenticate` challenge.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type BearerVerifierOptions, createBearerVerifier } from '../../auth/bearer.js';
 import type { HttpAuthOptions, ProtectedResourceMetadata } from '../options.js';
-import { byteLength, sendJsonError } from '../seam/reply.js';
+import { type Refusal, refuse } from '../seam/refusal.js';
+import { byteLength } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
 
 export const PRM_PATH = '/.well-known/oauth-protected-resource';
 
@@ -20,20 +22,19 @@ export interface AuthRefusal {
   readonly message?: string;
 }
 
-function origin(req: IncomingMessage): string {
-  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-  return `${secure ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+function origin(req: HttpRequest): string {
+  return `${req.secure ? 'https' : 'http'}://${req.header('host') ?? 'localhost'}`;
 }
 
 /** The metadata document's URL for an endpoint at `path` (RFC 9728 §3: suffix the resource path). */
-export function metadataUrl(req: IncomingMessage, path: string): string {
+export function metadataUrl(req: HttpRequest, path: string): string {
   return `${origin(req)}${PRM_PATH}${path}`;
 }
 
 /** Serve the metadata document; returns false when `pathname` is not a metadata path. */
 export function serveMetadata(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: ResponseSink,
   pathname: string,
   auth: HttpAuthOptions,
   endpointPath: string,
@@ -41,12 +42,10 @@ export function serveMetadata(
   if (pathname !== PRM_PATH && pathname !== `${PRM_PATH}${endpointPath}`) return false;
   const metadata = auth.resourceMetadata;
   if (metadata === undefined) {
-    sendJsonError(res, 404, -32000, 'Not Found: no protected-resource metadata is configured');
-    return true;
+    refuse({ status: 404, code: -32000, message: 'Not Found: no protected-resource metadata is configured' });
   }
   if (req.method !== 'GET') {
-    sendJsonError(res, 405, -32000, 'Method Not Allowed', { allow: 'GET' });
-    return true;
+    refuse({ status: 405, code: -32000, message: 'Method Not Allowed', headers: { allow: 'GET' } });
   }
   const body = JSON.stringify({ resource: `${origin(req)}${endpointPath}`, ...metadata });
   res.writeHead(200, {
@@ -58,32 +57,23 @@ export function serveMetadata(
   return true;
 }
 
-/**
- * Run the hook. Resolves with what it returned, or answers the request (401/403 with a challenge)
- * and resolves with `REFUSED`.
- */
+/** Run the hook: resolves with what it returned, or refuses (401/403 with a challenge). */
 export async function runAuth(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
   auth: HttpAuthOptions,
   endpointPath: string,
 ): Promise<unknown> {
   try {
-    return await auth.authenticate(req);
+    return await auth.authenticate(req.native);
   } catch (error) {
     const refusal = (typeof error === 'object' && error !== null ? error : {}) as AuthRefusal;
     if (refusal.status === 403) {
-      refuseScope(
-        req,
-        res,
-        auth,
-        endpointPath,
-        typeof refusal.scope === 'string' ? refusal.scope : undefined,
+      refuse(
+        scopeRefusal(req, auth, endpointPath, typeof refusal.scope === 'string' ? refusal.scope : undefined),
       );
-      return REFUSED;
     }
     const params = metadataParam(req, auth, endpointPath);
-    const code = refusal.error ?? (req.headers.authorization !== undefined ? 'invalid_token' : undefined);
+    const code = refusal.error ?? (req.header('authorization') !== undefined ? 'invalid_token' : undefined);
     if (code !== undefined) {
       params.unshift(`error="${quoteSafe(code)}"`);
       if (refusal.error !== undefined && typeof refusal.message === 'string')
@@ -91,34 +81,35 @@ export async function runAuth(
     }
     const status = code === 'invalid_request' ? 400 : 401;
     if (params.length === 0) params.push(`realm="mcp"`);
-    const text =
+    const message =
       status === 400
         ? 'Bad Request: malformed Authorization header'
         : 'Unauthorized: a valid bearer token is required';
-    sendJsonError(res, status, -32000, text, { 'www-authenticate': `Bearer ${params.join(', ')}` });
-    return REFUSED;
+    refuse({ status, code: -32000, message, headers: { 'www-authenticate': `Bearer ${params.join(', ')}` } });
   }
 }
 
 /** 403 insufficient_scope (RFC 6750 §3.1), naming the scopes the request needs. */
-export function refuseScope(
-  req: IncomingMessage,
-  res: ServerResponse,
+export function scopeRefusal(
+  req: HttpRequest,
   auth: HttpAuthOptions,
   endpointPath: string,
   scope: string | undefined,
-): void {
+): Refusal {
   const params = ['error="insufficient_scope"'];
   if (scope !== undefined) params.push(`scope="${quoteSafe(scope)}"`);
   params.push(...metadataParam(req, auth, endpointPath));
   const needs = scope === undefined ? 'insufficient scope' : `this request needs scope "${quoteSafe(scope)}"`;
-  sendJsonError(res, 403, -32000, `Forbidden: ${needs}`, {
-    'www-authenticate': `Bearer ${params.join(', ')}`,
-  });
+  return {
+    status: 403,
+    code: -32000,
+    message: `Forbidden: ${needs}`,
+    headers: { 'www-authenticate': `Bearer ${params.join(', ')}` },
+  };
 }
 
 /** `resource_metadata` (RFC 9728 §5.1) when there is a metadata document to point at. */
-function metadataParam(req: IncomingMessage, auth: HttpAuthOptions, endpointPath: string): string[] {
+function metadataParam(req: HttpRequest, auth: HttpAuthOptions, endpointPath: string): string[] {
   return auth.resourceMetadata === undefined ? [] : [`resource_metadata="${metadataUrl(req, endpointPath)}"`];
 }
 
@@ -130,14 +121,13 @@ export function bearerAuth(
   return {
     resourceMetadata: options.resourceMetadata,
     async authenticate(req) {
-      const verdict = await verifier.verify(req.headers.authorization);
+      const header = req.headers.authorization;
+      const verdict = await verifier.verify(typeof header === 'string' ? header : undefined);
       if (verdict.ok) return verdict.info;
       throw { status: 401, error: verdict.error, message: verdict.description } satisfies AuthRefusal;
     },
   };
 }
-
-export const REFUSED: unique symbol = Symbol('refused');
 
 function quoteSafe(value: string): string {
   return value.replace(/[^ -~]|["\\]/g, ''); // printable ASCII only, no quote or backslash

@@ -4,10 +4,9 @@
  * to, and the client its per-client limits count against.
  */
 
-import type { IncomingMessage } from 'node:http';
 import { principalOf } from '../../auth/principal.js';
+import type { HttpRequest } from '../seam/view.js';
 import type { ClientLimits } from '../sessions/client-limits.js';
-import { header } from './guards.js';
 
 export interface Caller {
   /** What the `authenticate` hook returned (undefined without auth). */
@@ -20,11 +19,11 @@ export interface Caller {
 
 /** The caller of a request; `authenticated` says whether an auth hook ran (else there is no principal). */
 export function callerOf(
-  req: IncomingMessage,
+  req: HttpRequest,
   auth: unknown,
   authenticated: boolean,
   limits: ClientLimits,
 ): Caller {
-  const principal = authenticated ? principalOf(auth, header(req, 'authorization')) : undefined;
+  const principal = authenticated ? principalOf(auth, req.header('authorization')) : undefined;
   return { auth, principal, client: limits.clientOf(req, principal) };
 }

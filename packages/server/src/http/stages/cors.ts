@@ -1,7 +1,8 @@
 /** CORS for browser clients (off unless configured). Exposes the headers a client must read. */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CorsOptions } from '../options.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { RequestView } from '../seam/view.js';
 
 const EXPOSE = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
 const ALLOW_HEADERS =
@@ -9,8 +10,8 @@ const ALLOW_HEADERS =
 const ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 
 /** Add CORS headers for an allowed origin; returns whether the origin is allowed. */
-export function applyCors(req: IncomingMessage, res: ServerResponse, cors: CorsOptions): boolean {
-  const origin = req.headers.origin;
+export function applyCors(req: RequestView, res: ResponseSink, cors: CorsOptions): boolean {
+  const origin = req.header('origin');
   if (origin === undefined) return false;
   if (cors.origins !== '*' && !cors.origins.includes(origin)) return false;
   res.setHeader('access-control-allow-origin', cors.origins === '*' ? '*' : origin);
@@ -20,7 +21,7 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, cors: CorsO
 }
 
 /** Answer a preflight request. */
-export function answerPreflight(req: IncomingMessage, res: ServerResponse, cors: CorsOptions): void {
+export function answerPreflight(req: RequestView, res: ResponseSink, cors: CorsOptions): void {
   if (!applyCors(req, res, cors)) {
     res.writeHead(403, { 'content-length': '0' }).end();
     return;

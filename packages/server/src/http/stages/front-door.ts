@@ -1,36 +1,30 @@
 /**
- * What every request meets before the endpoint serves it: the path (with the protected-resource
- * metadata beside it), Host and Origin, CORS and its preflight, and the method. Each refusal is
- * answered here.
+ * The first stage every request meets: the path (with the protected-resource metadata beside it),
+ * Host and Origin, CORS and its preflight, and the method. Synchronous: a refusal is thrown.
  */
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResolvedHandlerOptions } from '../options.js';
-import { sendJsonError } from '../seam/reply.js';
+import { refuse } from '../seam/refusal.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { HttpRequest } from '../seam/view.js';
 import { serveMetadata } from './auth.js';
 import { answerPreflight, applyCors } from './cors.js';
 import { checkHostAndOrigin } from './guards.js';
 
-/** The method to serve (POST, GET or DELETE), or undefined when the request was answered here. */
+export type EndpointMethod = 'POST' | 'GET' | 'DELETE';
+
+/** The method to serve, or undefined when the request was answered here (metadata, preflight). */
 export function frontDoor(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: ResponseSink,
   opts: ResolvedHandlerOptions,
-): string | undefined {
-  // Express and Connect keep the URL as it came in `originalUrl` when a mount (`app.use('/mcp', …)`) strips it.
-  const original = (req as { originalUrl?: unknown }).originalUrl;
-  const url = typeof original === 'string' ? original : (req.url ?? '/');
+): EndpointMethod | undefined {
+  const url = req.url;
   const query = url.indexOf('?');
   const pathname = query < 0 ? url : url.slice(0, query);
-  if (pathname !== opts.path) {
-    elsewhere(req, res, pathname, opts);
-    return undefined;
-  }
+  if (pathname !== opts.path) return elsewhere(req, res, pathname, opts);
   const refusal = checkHostAndOrigin(req, opts);
-  if (refusal !== undefined) {
-    sendJsonError(res, refusal.status, refusal.code, refusal.message);
-    return undefined;
-  }
+  if (refusal !== undefined) refuse(refusal);
   if (opts.cors !== undefined) {
     applyCors(req, res, opts.cors);
     if (req.method === 'OPTIONS') {
@@ -38,14 +32,14 @@ export function frontDoor(
       return undefined;
     }
   }
-  const method = req.method ?? '';
-  if (method !== 'POST' && (opts.stateless || (method !== 'GET' && method !== 'DELETE'))) {
-    sendJsonError(res, 405, -32000, 'Method Not Allowed', {
-      allow: opts.stateless ? 'POST' : 'GET, POST, DELETE',
-    });
-    return undefined;
-  }
-  return method;
+  const method = req.method;
+  if (method === 'POST' || (!opts.stateless && (method === 'GET' || method === 'DELETE'))) return method;
+  refuse({
+    status: 405,
+    code: -32000,
+    message: 'Method Not Allowed',
+    headers: { allow: opts.stateless ? 'POST' : 'GET, POST, DELETE' },
+  });
 }
 
 /**
@@ -53,15 +47,15 @@ export function frontDoor(
  * endpoint's path, and at `/` the fix for a framework that strips its mount path before the handler sees it.
  */
 function elsewhere(
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: HttpRequest,
+  res: ResponseSink,
   pathname: string,
   opts: ResolvedHandlerOptions,
-): void {
-  if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return;
+): undefined {
+  if (opts.auth !== undefined && serveMetadata(req, res, pathname, opts.auth, opts.path)) return undefined;
   const stripped =
     pathname === '/'
       ? `; if a framework mounted this handler and stripped the mount path (Hono's app.mount), give it the option path: '/'`
       : '';
-  sendJsonError(res, 404, -32000, `Not Found: the MCP endpoint is ${opts.path}${stripped}`);
+  refuse({ status: 404, code: -32000, message: `Not Found: the MCP endpoint is ${opts.path}${stripped}` });
 }

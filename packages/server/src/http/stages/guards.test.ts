@@ -1,10 +1,13 @@
 // Tests of the HTTP header guards (Host, Origin, Accept, version).
-import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { resolveHandlerOptions } from '../options.js';
+import type { RequestView } from '../seam/view.js';
 import { accepts, checkHostAndOrigin, checkProtocolVersion, hostnameOf } from './guards.js';
 
-const req = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
+const req = (headers: Record<string, string>): RequestView => ({
+  method: 'POST',
+  header: (name) => headers[name],
+});
 
 describe('header guards', () => {
   it('extracts host names, IPv6 literals included', () => {

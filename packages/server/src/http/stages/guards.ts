@@ -3,14 +3,9 @@
  * or the status and message of the refusal.
  */
 
-import type { IncomingMessage } from 'node:http';
 import type { ResolvedHandlerOptions } from '../options.js';
-
-export interface Refusal {
-  readonly status: number;
-  readonly code: number;
-  readonly message: string;
-}
+import type { Refusal } from '../seam/refusal.js';
+import type { RequestView } from '../seam/view.js';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -36,11 +31,8 @@ function hostAllowed(host: string, allowed: readonly string[] | undefined): bool
 }
 
 /** DNS-rebinding and cross-origin protection: 403 when `Host` or `Origin` is not allowed. */
-export function checkHostAndOrigin(
-  req: IncomingMessage,
-  options: ResolvedHandlerOptions,
-): Refusal | undefined {
-  const host = req.headers.host;
+export function checkHostAndOrigin(req: RequestView, options: ResolvedHandlerOptions): Refusal | undefined {
+  const host = req.header('host');
   if (options.dnsRebindingProtection || options.allowedHosts !== undefined) {
     if (host === undefined || !hostAllowed(host, options.allowedHosts)) {
       return {
@@ -50,7 +42,7 @@ export function checkHostAndOrigin(
       };
     }
   }
-  const origin = req.headers.origin;
+  const origin = req.header('origin');
   if (origin === undefined) return undefined;
   const corsOrigins = options.cors?.origins;
   if (corsOrigins === '*') return undefined;
@@ -83,8 +75,8 @@ export function accepts(accept: string | undefined, type: string): boolean {
   return accept.includes(`${type.slice(0, type.indexOf('/'))}/*`);
 }
 
-export function checkPostHeaders(req: IncomingMessage): Refusal | undefined {
-  const accept = req.headers.accept;
+export function checkPostHeaders(req: RequestView): Refusal | undefined {
+  const accept = req.header('accept');
   if (!accepts(accept, 'application/json') || !accepts(accept, 'text/event-stream')) {
     return {
       status: 406,
@@ -92,7 +84,7 @@ export function checkPostHeaders(req: IncomingMessage): Refusal | undefined {
       message: 'Not Acceptable: the Accept header must list both application/json and text/event-stream',
     };
   }
-  const type = req.headers['content-type'];
+  const type = req.header('content-type');
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
     return {
       status: 415,
@@ -105,28 +97,15 @@ export function checkPostHeaders(req: IncomingMessage): Refusal | undefined {
 
 /** `MCP-Protocol-Version`: absent means 2025-03-26 (the spec's default); unknown values get 400. */
 export function checkProtocolVersion(
-  req: IncomingMessage,
+  req: RequestView,
   supported: readonly string[],
 ): Refusal | string | undefined {
-  const raw = req.headers['mcp-protocol-version'];
-  if (raw === undefined) return undefined;
-  const version = Array.isArray(raw) ? raw[0] : raw;
-  if (version !== undefined && supported.includes(version)) return version;
+  const version = req.header('mcp-protocol-version');
+  if (version === undefined) return undefined;
+  if (supported.includes(version)) return version;
   return {
     status: 400,
     code: -32000,
     message: `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)} (supported: ${supported.join(', ')})`,
   };
-}
-
-/** One request header's value (the first, when repeated). */
-export function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** The protocol version an initialize request asks for. */
-export function versionOf(message: Record<string, unknown>): string | undefined {
-  const params = message.params as { protocolVersion?: unknown } | undefined;
-  return typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined;
 }

@@ -1,7 +1,7 @@
 /** The JSON answer to a 2025-03-26 batch: collects one response per request, then writes an array. */
 
-import type { ServerResponse } from 'node:http';
 import { type Head, sendJson } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
 import { writable } from './sse.js';
 
 export class JsonBatch {
@@ -9,7 +9,7 @@ export class JsonBatch {
   readonly #responses: string[] = [];
 
   constructor(
-    readonly res: ServerResponse,
+    readonly res: ResponseSink,
     readonly expected: number,
   ) {}
 

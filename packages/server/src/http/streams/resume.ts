@@ -12,13 +12,14 @@
  *   stream's last event, so every later resumption gets the same), then the end.
  */
 
-import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '../../transport/types.js';
-import type { EventStore, ReplayedEvents } from '../events/event-store.js';
-import { type Head, sendJsonError, sendUnavailable } from '../seam/reply.js';
-import { lostRequestError } from '../sessions/lost.js';
-import { nodeOfStream } from '../sessions/node-tags.js';
-import { SharedStateUnavailable } from '../sessions/shared-state.js';
+import { Refused, refuse, SESSION_NOT_FOUND } from '../seam/refusal.js';
+import type { Head } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { EventStore, ReplayedEvents } from '../state/event-store.js';
+import { SharedStateUnavailable } from '../state/shared-state.js';
+import { lostRequestError } from './lost.js';
+import { nodeOfStream } from './node-tags.js';
 import { ssePoll, sseReplay } from './sse.js';
 import type { SseStream } from './stream.js';
 
@@ -49,27 +50,28 @@ export type Resumed =
 
 /**
  * Answer a GET with `Last-Event-ID`. 'fresh': the id names nothing resumable of this session (or a
- * complete stream the client has all of), and the caller opens the session's GET stream.
+ * complete stream the client has all of), and the caller opens the session's GET stream. Refuses
+ * (throws) with 404 when the session closed meanwhile, and throws SharedStateUnavailable when the
+ * replay could not be read.
  */
 export async function resumeStream(
-  res: ServerResponse,
+  res: ResponseSink,
   lastEventId: string,
   context: ResumeContext,
 ): Promise<Resumed> {
   try {
     const found = await context.store.after(lastEventId);
     if (context.closed()) {
-      sendJsonError(res, 404, -32001, 'Session not found');
-      return 'answered';
+      refuse(SESSION_NOT_FOUND);
     }
     if (!found?.streamId.startsWith(`${context.sessionId}.`)) return 'fresh';
     const stream = context.carrier(found.streamId);
     if (stream !== undefined) return await carryOn(res, stream, found, lastEventId, context);
     return (await resumeUnheld(res, found, lastEventId, context)) ? 'answered' : 'fresh';
   } catch (error) {
+    if (error instanceof Refused) throw error;
     // The replay is in shared state (Redis) that could not be read.
-    sendUnavailable(res, new SharedStateUnavailable(error).message);
-    return 'answered';
+    throw new SharedStateUnavailable(error);
   }
 }
 
@@ -80,7 +82,7 @@ export async function resumeStream(
  * first read is neither written into the old connection and lost nor sent twice.
  */
 async function carryOn(
-  res: ServerResponse,
+  res: ResponseSink,
   stream: SseStream,
   found: ReplayedEvents,
   lastEventId: string,
@@ -93,8 +95,7 @@ async function carryOn(
     await stream.tail;
     const latest = (await context.store.after(lastEventId)) ?? found;
     if (context.closed()) {
-      sendJsonError(res, 404, -32001, 'Session not found');
-      return 'answered';
+      refuse(SESSION_NOT_FOUND);
     }
     if (latest.complete === true) {
       sseReplay(res, context.head, latest.events, true); // answered meanwhile: nothing more will come
@@ -113,7 +114,7 @@ async function carryOn(
  * id the store no longer knows.
  */
 async function resumeUnheld(
-  res: ServerResponse,
+  res: ResponseSink,
   found: ReplayedEvents,
   lastEventId: string,
   context: ResumeContext,

@@ -4,14 +4,15 @@
  * end, reaches it.
  */
 
-import type { ServerResponse } from 'node:http';
-import type { EventStore } from '../events/event-store.js';
-import { type Head, sendJson, sendJsonError } from '../seam/reply.js';
+import { SESSION_CLOSED } from '../seam/refusal.js';
+import { type Head, sendJson, sendRefusal } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { EventStore } from '../state/event-store.js';
 import { JsonBatch } from './json-batch.js';
 import { writable } from './sse.js';
 import { SseStream } from './stream.js';
 
-export type Route = SseStream | ServerResponse | JsonBatch;
+export type Route = SseStream | ResponseSink | JsonBatch;
 
 /** What writing an answer needs: the JSON head of the session, its event store, its backlog bound. */
 export interface RouteWriter {
@@ -54,5 +55,5 @@ export function closeRoute(route: Route): void {
     return;
   }
   const res = route instanceof JsonBatch ? route.res : route;
-  if (writable(res)) sendJsonError(res, 404, -32001, 'Session closed');
+  if (writable(res)) sendRefusal(res, SESSION_CLOSED);
 }

@@ -3,9 +3,9 @@
  * A JSON text never holds a raw newline, so one `data:` line suffices.
  */
 
-import type { ServerResponse } from 'node:http';
-import type { StoredEvent } from '../events/event-store.js';
 import type { Head } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { StoredEvent } from '../state/event-store.js';
 
 /** An event carrying `data` (a message's JSON text), with an id (resumable) or without one. */
 export function sseEvent(id: string | undefined, data: string): string {
@@ -45,17 +45,12 @@ export function sseHeaders(sessionId: string | undefined): Head {
 }
 
 /** Whether `res` can still be written to. */
-export function writable(res: ServerResponse | undefined): res is ServerResponse {
+export function writable(res: ResponseSink | undefined): res is ResponseSink {
   return res !== undefined && !res.writableEnded && !res.destroyed;
 }
 
 /** Open an SSE response that starts with stored `events`; `end` closes it after them. */
-export function sseReplay(
-  res: ServerResponse,
-  head: Head,
-  events: readonly StoredEvent[],
-  end: boolean,
-): void {
+export function sseReplay(res: ResponseSink, head: Head, events: readonly StoredEvent[], end: boolean): void {
   res.writeHead(200, head as string[]);
   let text = '';
   for (const event of events) text += sseEvent(event.id, event.data);
@@ -69,7 +64,7 @@ export function sseReplay(
  * so that it keeps its place), when to come back, and the end.
  */
 export function ssePoll(
-  res: ServerResponse,
+  res: ResponseSink,
   head: Head,
   events: readonly StoredEvent[],
   lastEventId: string,

@@ -11,10 +11,10 @@
  * client that was gone).
  */
 
-import type { ServerResponse } from 'node:http';
 import type { RequestId } from '../../transport/types.js';
-import type { AppendOptions, EventStore, StoredEvent } from '../events/event-store.js';
 import { type Head, withLength } from '../seam/reply.js';
+import type { ResponseSink } from '../seam/sink.js';
+import type { AppendOptions, EventStore, StoredEvent } from '../state/event-store.js';
 import { type KeepAlive, NO_KEEP_ALIVE, type Pingable } from './keep-alive.js';
 import { SSE_KEEP_ALIVE, sseEvent, ssePriming, sseReplay, writable } from './sse.js';
 
@@ -23,7 +23,7 @@ const FORWARDED_KEPT = 64;
 
 export class SseStream implements Pingable {
   /** The live connection, if any. */
-  res: ServerResponse | undefined;
+  res: ResponseSink | undefined;
   /** Requests of this stream still waiting for their response (POST streams). */
   pending = 0;
   /** Set once an asynchronous event store is in use: keeps writes in order. */
@@ -80,7 +80,7 @@ export class SseStream implements Pingable {
   }
 
   /** Attach a connection (call `watch` unless it is answered at once). */
-  attach(res: ServerResponse): void {
+  attach(res: ResponseSink): void {
     this.res = res;
   }
 
@@ -106,7 +106,7 @@ export class SseStream implements Pingable {
    * replay was read and the replay does not hold (an event the store could not take has no id), then
    * continue live on `res`.
    */
-  resume(res: ServerResponse, head: Head, missed: readonly StoredEvent[]): void {
+  resume(res: ResponseSink, head: Head, missed: readonly StoredEvent[]): void {
     sseReplay(res, head, missed, false);
     const replayed = new Set<string | undefined>(missed.map((event) => event.id));
     const kept = this.backlog ?? [];
@@ -241,7 +241,7 @@ export class SseStream implements Pingable {
 
   /** The one place that writes: head and prefix first when still held back. */
   #send(text: string, end: boolean): void {
-    const res = this.res as ServerResponse;
+    const res = this.res as ResponseSink;
     if (this.prefix !== undefined) {
       text = this.prefix + text;
       this.prefix = undefined;
