@@ -13,6 +13,7 @@ export {
   LocalError,
   type LocalErrorCode,
   McpError,
+  McpServerError,
   ToolError,
   type WireError,
 } from './core/errors.js';

@@ -22,6 +22,7 @@ describe('public surface', () => {
       'LocalError',
       'McpError',
       'McpServer',
+      'McpServerError',
       'MemoryTaskStore',
       'PreparedJson',
       'REDACTED',

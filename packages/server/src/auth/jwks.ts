@@ -6,6 +6,7 @@
  */
 
 import { createRemoteJWKSet, customFetch } from 'jose';
+import { McpServerError } from '../core/errors.js';
 import { readCappedText } from './capped-body.js';
 
 export interface JwksLimits {
@@ -20,10 +21,11 @@ export interface JwksLimits {
 export const DEFAULT_JWKS_LIMITS: JwksLimits = { maxBytes: 256 * 1024, maxKeys: 100, timeoutMs: 5_000 };
 
 /** A key set refused by a limit; its message names the limit and the option that sets it. */
-export class JwksRefused extends Error {
+export class JwksRefused extends McpServerError<'JWKS_REFUSED'> {
+  override readonly name = 'JwksRefused';
+
   constructor(message: string) {
-    super(message);
-    this.name = 'JwksRefused';
+    super('JWKS_REFUSED', message);
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Two kinds of error, told apart by the type of `code`:
+ * Every error this package throws on purpose is a `McpServerError`, whose `code` names it and stays the
+ * same across releases. Two kinds, told apart by the type of `code`:
  * - `McpError` is a wire error: a JSON-RPC error code, a message and optional data, serialised with `toJSON()`.
  * - `LocalError` is a misuse of this library (a duplicate tool, a missing capability); its `code` is a string
  *   and it is never sent to a peer as such.
@@ -31,14 +32,27 @@ export interface WireError {
   data?: unknown;
 }
 
-export class McpError extends Error {
+/**
+ * The base of every error this package throws on purpose. `code` says which error it is and is stable:
+ * match on it, never on the message. A string for local errors (`'SHARED_STATE_UNAVAILABLE'`,
+ * `'DUPLICATE_TOOL'`…), the JSON-RPC error code for a wire error (`McpError`).
+ */
+export class McpServerError<C extends string | number = string | number> extends Error {
+  override readonly name: string = 'McpServerError';
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export class McpError extends McpServerError<number> {
   override readonly name = 'McpError';
-  readonly code: number;
   readonly data: unknown;
 
   constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.code = code;
+    super(code, message);
     this.data = data;
   }
 
@@ -63,19 +77,17 @@ export type LocalErrorCode =
   | 'NOT_CONNECTED'
   | 'CLOSED';
 
-export class LocalError extends Error {
+export class LocalError extends McpServerError<LocalErrorCode> {
   override readonly name = 'LocalError';
-  readonly code: LocalErrorCode;
-
-  constructor(code: LocalErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
 }
 
 /** Thrown from a tool handler: the call ran and failed; the client sees `isError: true` and the message. */
-export class ToolError extends Error {
+export class ToolError extends McpServerError<'TOOL_ERROR'> {
   override readonly name = 'ToolError';
+
+  constructor(message?: string, options?: { readonly cause?: unknown }) {
+    super('TOOL_ERROR', message ?? '', options);
+  }
 }
 
 /** The wire form of anything a handler threw while serving `method`. */

@@ -4,15 +4,18 @@
  * what is still missing is collected and answered as one `input_required` result.
  */
 
-import { ErrorCode, McpError } from '../errors.js';
+import { ErrorCode, McpError, McpServerError } from '../errors.js';
 import type { InputRequest } from '../handler-types.js';
 import type { ClientCapabilities } from '../types.js';
 
 /** Thrown (as a rejection) to a handler that asked for input the client has not given yet. */
-export class InputRequired extends Error {
+export class InputRequired extends McpServerError<'INPUT_REQUIRED'> {
   override readonly name = 'InputRequired';
   constructor() {
-    super('The client has not answered this input request yet; the request ends with input_required');
+    super(
+      'INPUT_REQUIRED',
+      'The client has not answered this input request yet; the request ends with input_required',
+    );
   }
 }
 

@@ -3,6 +3,8 @@
  * Checks return one; a stage that refuses throws it inside `Refused`, and `stages/failure.ts` writes it.
  */
 
+import { McpServerError } from '../../core/errors.js';
+
 export interface Refusal {
   readonly status: number;
   /** The JSON-RPC error code of the body. */
@@ -26,14 +28,14 @@ export function conflict(code: number, message: string): Refusal {
 }
 
 /** A refusal on its way out of a stage; `cause` (reported through `onError`) is what made it. */
-export class Refused extends Error {
+export class Refused extends McpServerError<'HTTP_REFUSED'> {
   override readonly name = 'Refused';
 
   constructor(
     readonly refusal: Refusal,
     readonly reason?: unknown,
   ) {
-    super(refusal.message);
+    super('HTTP_REFUSED', refusal.message);
   }
 }
 

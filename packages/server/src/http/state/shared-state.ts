@@ -6,6 +6,7 @@
  * on Redis for processes and machines.
  */
 
+import { McpServerError } from '../../core/errors.js';
 import type { JsonRpcMessage } from '../../transport/types.js';
 
 /** What a session was given at initialize, and what it changed since. */
@@ -84,12 +85,15 @@ export interface MessageRouter {
  * and refused to keep a write (a store's error with `refused: true`, such as Redis out of memory or a
  * read-only replica); the message names which, and the store's own reason.
  */
-export class SharedStateUnavailable extends Error {
+export class SharedStateUnavailable extends McpServerError<'SHARED_STATE_UNAVAILABLE'> {
+  override readonly name = 'SharedStateUnavailable';
+
   constructor(cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const refused = (cause as { refused?: unknown } | null)?.refused === true;
     const what = refused ? 'cannot be written' : 'is unreachable';
-    super(`Service Unavailable: shared session state ${what} (${reason})`, { cause });
+    const message = `Service Unavailable: shared session state ${what} (${reason})`;
+    super('SHARED_STATE_UNAVAILABLE', message, { cause });
   }
 }
 
