@@ -81,6 +81,7 @@ export type {
   TaskStore,
   TaskSupport,
 } from './core/tasks/types.js';
+export type { JsonRpcMessage, MessageContext, RequestId, SendOptions, Transport } from './core/transport.js';
 export type {
   Annotations,
   AudioContent,
@@ -121,4 +122,3 @@ export {
   InMemoryTransport,
   type InMemoryTransportOptions,
 } from './transport/in-memory.js';
-export type { JsonRpcMessage, MessageContext, RequestId, SendOptions, Transport } from './transport/types.js';

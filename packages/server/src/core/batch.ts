@@ -1,7 +1,7 @@
 /** Collects the answers to a 2025-03-26 JSON-RPC batch and sends them as one array. */
 
-import type { JsonRpcMessage } from '../transport/types.js';
 import type { Batch } from './host.js';
+import type { JsonRpcMessage } from './transport.js';
 
 export class BatchCollector implements Batch {
   private readonly responses: Record<string, unknown>[] = [];

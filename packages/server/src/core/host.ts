@@ -4,7 +4,6 @@
  * (McpServer, SessionImpl, RequestState) implement them; each depends on these, not on the others.
  */
 
-import type { JsonRpcMessage, MessageContext } from '../transport/types.js';
 import type { Capability } from './declared.js';
 import type { NotificationContext, RequestHook } from './extensions/types.js';
 import type { Era, HandlerContext, InputRequest, PeerRequestOptions, RequestId } from './handler-types.js';
@@ -17,6 +16,7 @@ import type { SubscriptionBus } from './subscription-bus.js';
 import type { Tasks } from './tasks/service.js';
 import type { Operation } from './telemetry/operation.js';
 import type { ServerTelemetry } from './telemetry/server-telemetry.js';
+import type { JsonRpcMessage, MessageContext } from './transport.js';
 import type { LogLevel, ServerInfo } from './types.js';
 
 /** A registry kind whose changes are announced. */

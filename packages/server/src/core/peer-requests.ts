@@ -4,9 +4,9 @@
  * notifications/cancelled).
  */
 
-import type { JsonRpcMessage } from '../transport/types.js';
 import { ErrorCode, McpError, type WireError } from './errors.js';
 import type { PeerRequestOptions, RequestId } from './handler-types.js';
+import type { JsonRpcMessage } from './transport.js';
 
 interface Pending {
   settle(message: Record<string, unknown>): void;

@@ -3,7 +3,6 @@
  * object per request, its AbortController made only if a handler asks for the signal.
  */
 
-import type { MessageContext } from '../transport/types.js';
 import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
 import { clientExtension } from './extensions/client.js';
 import { runAfter, runBefore } from './extensions/hooks.js';
@@ -13,6 +12,7 @@ import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './
 import { isThenable, Later, type LaterListener } from './later.js';
 import type { ClientContext } from './protocol.js';
 import type { Operation } from './telemetry/operation.js';
+import type { MessageContext } from './transport.js';
 import type {
   AuthInfo,
   CreateMessageParams,

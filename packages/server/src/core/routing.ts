@@ -4,7 +4,6 @@
  * and the context fixed at initialize. The answer is the request ready to start, or the error refusing it.
  */
 
-import type { MessageContext } from '../transport/types.js';
 import { requireDeclared } from './declared.js';
 import { ErrorCode, toWireError, type WireError } from './errors.js';
 import type { RequestId } from './handler-types.js';
@@ -13,6 +12,7 @@ import { ModernRequest } from './modern/request.js';
 import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
 import { type ClientContext, PRE_INIT, uninitializedClient } from './protocol.js';
 import { RequestState } from './request.js';
+import type { MessageContext } from './transport.js';
 
 /** What routing reads (and, for the era, sets) of the connection a request came in on. */
 export interface RoutingConnection extends ConnectionCore {

@@ -4,7 +4,6 @@
  * number of times.
  */
 
-import type { Transport } from '../transport/types.js';
 import { declaredCapabilities } from './declared.js';
 import { LocalError } from './errors.js';
 import { addMethodTo, addNotificationTo } from './extensions/methods.js';
@@ -52,6 +51,7 @@ import type { ResolvedTaskOptions } from './tasks/types.js';
 import { TASKS_EXTENSION } from './tasks/views.js';
 import { watchQueue } from './telemetry/instruments.js';
 import { ServerTelemetry } from './telemetry/server-telemetry.js';
+import type { Transport } from './transport.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
 
 const BUS_EVENT: Record<Kind, SubscriptionEvent> = {

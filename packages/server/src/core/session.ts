@@ -4,7 +4,6 @@
  * revisions tie to a connection (the initialize result, the log floor, resource subscriptions).
  */
 
-import type { JsonRpcMessage, MessageContext, Transport } from '../transport/types.js';
 import { BatchCollector } from './batch.js';
 import { checkBatch } from './batch-rules.js';
 import { classify, describeInvalid, Kind } from './envelope.js';
@@ -23,6 +22,7 @@ import type { RequestState } from './request.js';
 import { type RoutingConnection, routeRequest } from './routing.js';
 import type { ConnectOptions, Session } from './session-api.js';
 import type { Operation } from './telemetry/operation.js';
+import type { JsonRpcMessage, MessageContext, Transport } from './transport.js';
 import type { LogLevel } from './types.js';
 
 export type { ConnectOptions, Session };

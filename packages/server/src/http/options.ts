@@ -2,10 +2,18 @@
 
 import type { AuthInfo } from '../core/types.js';
 import type { AuthRequest } from './seam/view.js';
-import { DEFAULT_MAX_SESSIONS_PER_CLIENT, DEFAULT_MAX_STREAMS_PER_CLIENT } from './sessions/client-limits.js';
 import type { EventStore } from './state/event-store.js';
 import type { SharedSessionState } from './state/shared-state.js';
-import { DEFAULT_SSE_HEAD_HOLD_MS } from './streams/head-hold.js';
+
+// The defaults are set so that no single legitimate client meets them (an SDK client with 200 calls in
+// flight on SSE holds 200 streams and 200 connections in use; a benchmark's 64 sessions from one
+// address), while one client stays well below the node-wide caps (10,000 sessions, 1,024 connections).
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
+export const DEFAULT_MAX_STREAMS_PER_CLIENT = 256;
+export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
+
+/** How long (ms) a POST's SSE head waits for the first message by default. */
+export const DEFAULT_SSE_HEAD_HOLD_MS = 10;
 
 /** RFC 9728 protected-resource metadata (the fields a client needs; more may be added). */
 export interface ProtectedResourceMetadata {

@@ -8,8 +8,8 @@ import {
   type HttpCloseOptions,
   type McpHttpHandler,
 } from './handler.js';
-import { count, type McpHttpHandlerOptions } from './options.js';
-import { ConnectionsInUse, DEFAULT_MAX_CONNECTIONS_PER_CLIENT } from './sessions/client-limits.js';
+import { count, DEFAULT_MAX_CONNECTIONS_PER_CLIENT, type McpHttpHandlerOptions } from './options.js';
+import { ConnectionsInUse } from './sessions/client-limits.js';
 
 export interface ServeHttpOptions extends McpHttpHandlerOptions {
   /** Address to bind. Default `127.0.0.1`; anything else should come with `allowedHosts` and `auth`. */

@@ -5,7 +5,7 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { encodeJson } from '../core/raw-json.js';
-import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from '../transport/types.js';
+import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from '../core/transport.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface StdioTransportOptions {

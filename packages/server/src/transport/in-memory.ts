@@ -4,7 +4,7 @@
  */
 
 import { encodeJson } from '../core/raw-json.js';
-import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from './types.js';
+import type { JsonRpcMessage, MessageContext, SendOptions, Transport } from '../core/transport.js';
 
 export interface InMemoryTransportOptions {
   /** A session id the server side reports (as a stateful HTTP transport would). */

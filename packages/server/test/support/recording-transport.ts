@@ -1,5 +1,5 @@
 /** A transport that records every message the server sends, as it sends it, and delivers what a test gives it. */
-import type { JsonRpcMessage, MessageContext, Transport } from '../../src/transport/types.js';
+import type { JsonRpcMessage, MessageContext, Transport } from '../../src/core/transport.js';
 
 export interface RecordingTransport extends Transport {
   /** Every message sent so far, batches flattened, in order. */

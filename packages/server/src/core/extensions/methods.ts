@@ -8,7 +8,7 @@ import { LocalError } from '../errors.js';
 import type { Era, Registration } from '../handler-types.js';
 import type { MethodContext, MethodRun, MethodSpec, NotificationEntry, ServerHost } from '../host.js';
 import { isThenable } from '../later.js';
-import { andThen, invalidParams } from '../methods/params.js';
+import { andThen, invalidParams } from '../params.js';
 import { requireFunction } from '../registrations.js';
 import type { ToolSchema } from '../schema-types.js';
 import { Accepted, type CompiledToolSchema, compileOptionalSchema, type Verdict } from '../tool-schema.js';

@@ -4,12 +4,12 @@
  * not accepted in, params that do not match) or a failing handler is reported, never sent.
  */
 
-import type { MessageContext } from '../../transport/types.js';
 import type { Era } from '../handler-types.js';
 import type { NotificationEntry } from '../host.js';
 import { isThenable } from '../later.js';
 import { readEnvelope } from '../modern/envelope.js';
 import type { ClientContext } from '../protocol.js';
+import type { MessageContext } from '../transport.js';
 import { clientExtension } from './client.js';
 
 import type { NotificationContext } from './types.js';

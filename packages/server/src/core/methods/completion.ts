@@ -2,7 +2,7 @@
 
 import type { Completer } from '../handler-types.js';
 import type { MethodContext } from '../host.js';
-import { andThen, invalidParams, optionalObject } from './params.js';
+import { andThen, invalidParams, optionalObject } from '../params.js';
 
 const MAX_VALUES = 100;
 

@@ -3,9 +3,9 @@
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
 import { isLogLevel, levelRank } from '../logging.js';
+import { invalidParams, optionalObject, requireString } from '../params.js';
 import { negotiateVersion } from '../protocol.js';
 import type { ClientCapabilities, Implementation } from '../types.js';
-import { invalidParams, optionalObject, requireString } from './params.js';
 
 const EMPTY_RESULT = Object.freeze({});
 

@@ -6,9 +6,9 @@
 
 import type { MethodContext, MethodRun } from '../host.js';
 import { page } from '../pagination.js';
+import { andThen } from '../params.js';
 import type { TemplateEntry } from '../registry.js';
 import { wireOf } from '../registry.js';
-import { andThen } from './params.js';
 
 export type ListKey = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
 

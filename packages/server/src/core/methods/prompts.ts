@@ -2,9 +2,9 @@
 
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
+import { andThen, invalidParams, optionalObject, requireString } from '../params.js';
 import type { PromptEntry } from '../registry.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
-import { andThen, invalidParams, optionalObject, requireString } from './params.js';
 
 export function getPrompt(req: MethodContext): unknown {
   const name = requireString(req.params, 'name', 'prompts/get');

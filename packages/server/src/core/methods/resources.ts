@@ -2,7 +2,7 @@
 
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
-import { andThen, requireString } from './params.js';
+import { andThen, requireString } from '../params.js';
 
 export function readResource(req: MethodContext): unknown {
   const uri = requireString(req.params, 'uri', 'resources/read');

@@ -4,7 +4,7 @@
  */
 
 import type { MethodContext } from '../host.js';
-import { invalidParams } from '../methods/params.js';
+import { invalidParams } from '../params.js';
 import type { SubscriptionEvent } from '../subscription-bus.js';
 import { META_SUBSCRIPTION_ID } from './envelope.js';
 

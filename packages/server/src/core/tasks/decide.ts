@@ -8,7 +8,7 @@
 import { ErrorCode, McpError } from '../errors.js';
 import { missingExtension } from '../extensions/client.js';
 import type { MethodContext } from '../host.js';
-import { invalidParams } from '../methods/params.js';
+import { invalidParams } from '../params.js';
 import { TaskRun } from './run.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';

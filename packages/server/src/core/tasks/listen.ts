@@ -7,7 +7,7 @@
 
 import { missingExtension } from '../extensions/client.js';
 import type { ListenFilter } from '../host.js';
-import { invalidParams } from '../methods/params.js';
+import { invalidParams } from '../params.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';
 import { modernTask, TASKS_EXTENSION } from './views.js';

@@ -6,7 +6,6 @@
  * answers given through any process sharing the store.
  */
 
-import type { JsonRpcMessage } from '../../transport/types.js';
 import { ErrorCode, LocalError, McpError, unavailable, type WireError } from '../errors.js';
 import type { InputRequest, PeerRequestOptions, RequestId } from '../handler-types.js';
 import type { ConnectionCore, MethodContext, Served } from '../host.js';
@@ -16,6 +15,7 @@ import { taskCreated } from '../modern/results.js';
 import type { ClientContext } from '../protocol.js';
 import { unserialisable } from '../replies.js';
 import type { TaskTrace } from '../telemetry/server-telemetry.js';
+import type { JsonRpcMessage } from '../transport.js';
 import type { LogLevel } from '../types.js';
 import { expiresAt, isTerminal, type TaskChange } from './model.js';
 import type { Tasks } from './service.js';

@@ -16,7 +16,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import type { MessageContext } from '../../transport/types.js';
+import type { MessageContext } from '../transport.js';
 import { boundedErrorCode, boundedMethod, type KnownMethods, MAX_ORIGINAL_METHOD, OTHER } from './bounded.js';
 import { parentContext, withTraceContext } from './carrier.js';
 import { apiInUse, countRejected, instruments, SCOPE } from './instruments.js';

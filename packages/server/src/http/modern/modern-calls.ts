@@ -13,7 +13,7 @@
  * here for a drain, and answers what is left of them when the drain grace is over.
  */
 
-import type { RequestId } from '../../transport/types.js';
+import type { RequestId } from '../../core/transport.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';
 import { type LostCause, lostRequestError } from '../streams/lost.js';

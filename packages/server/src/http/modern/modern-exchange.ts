@@ -15,7 +15,7 @@ import type {
   RequestId,
   SendOptions,
   Transport,
-} from '../../transport/types.js';
+} from '../../core/transport.js';
 import { type Head, withLength } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { KeepAlive, Pingable } from '../streams/keep-alive.js';

@@ -4,7 +4,7 @@
  */
 
 import { classify, Kind } from '../../core/envelope.js';
-import type { JsonRpcMessage, MessageContext } from '../../transport/types.js';
+import type { JsonRpcMessage, MessageContext } from '../../core/transport.js';
 import { refuse } from '../seam/refusal.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';

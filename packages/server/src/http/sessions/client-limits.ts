@@ -18,13 +18,6 @@ export interface ClientLimitOptions {
   readonly trustedProxies: readonly string[];
 }
 
-// The defaults are set so that no single legitimate client meets them (an SDK client with 200 calls in
-// flight on SSE holds 200 streams and 200 connections in use; a benchmark's 64 sessions from one
-// address), while one client stays well below the node-wide caps (10,000 sessions, 1,024 connections).
-export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 100;
-export const DEFAULT_MAX_STREAMS_PER_CLIENT = 256;
-export const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 256;
-
 /** An address as node reports it, IPv4-mapped IPv6 written as plain IPv4. */
 export function plainAddress(address: string | undefined): string | undefined {
   return address?.startsWith('::ffff:') === true && address.includes('.') ? address.slice(7) : address;

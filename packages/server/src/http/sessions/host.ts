@@ -5,7 +5,7 @@
  */
 
 import type { ScopedTools } from '../../auth/scopes.js';
-import type { JsonRpcMessage, RequestId, Transport } from '../../transport/types.js';
+import type { JsonRpcMessage, RequestId, Transport } from '../../core/transport.js';
 import { ModernCalls } from '../modern/modern-calls.js';
 import type { ModernPostOptions } from '../modern/modern-post.js';
 import { count, type ResolvedHandlerOptions } from '../options.js';

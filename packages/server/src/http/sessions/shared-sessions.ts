@@ -10,7 +10,7 @@
  */
 
 import { negotiateVersion } from '../../core/protocol.js';
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 import {
   type RoutedMessage,
   type SessionRecord,

@@ -1,6 +1,6 @@
 /** What one HTTP transport is told when it is made (by the handler, or by an embedding application). */
 
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 import type { EventStore } from '../state/event-store.js';
 import type { HeadHold } from '../streams/head-hold.js';
 import type { KeepAlive } from '../streams/keep-alive.js';

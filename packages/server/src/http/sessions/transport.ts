@@ -13,7 +13,7 @@ import type {
   RequestId,
   SendOptions,
   Transport,
-} from '../../transport/types.js';
+} from '../../core/transport.js';
 import { conflict, refuse } from '../seam/refusal.js';
 import { type Head, statelessRefusal } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';

@@ -6,7 +6,7 @@
 
 import { missingScopes } from '../../auth/scopes.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../core/protocol.js';
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 import type { ResolvedHandlerOptions } from '../options.js';
 import { refuse } from '../seam/refusal.js';
 import type { HttpRequest, RequestView } from '../seam/view.js';

@@ -5,7 +5,7 @@
  */
 
 import { BATCH_REFUSALS, checkBatch } from '../../core/batch-rules.js';
-import type { JsonRpcMessage, MessageContext, RequestId } from '../../transport/types.js';
+import type { JsonRpcMessage, MessageContext, RequestId } from '../../core/transport.js';
 import { refuse } from '../seam/refusal.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';

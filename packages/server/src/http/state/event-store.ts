@@ -8,7 +8,7 @@
  * database); methods may answer synchronously or with a promise.
  */
 
-import type { RequestId } from '../../transport/types.js';
+import type { RequestId } from '../../core/transport.js';
 
 /** One stored event: its id and the JSON text of its message (empty for a priming event). */
 export interface StoredEvent {

@@ -7,7 +7,7 @@
  */
 
 import { McpServerError } from '../../core/errors.js';
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 
 /** What a session was given at initialize, and what it changed since. */
 export interface SessionRecord {

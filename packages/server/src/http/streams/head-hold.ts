@@ -11,9 +11,6 @@ export interface Flushable {
   flush(): void;
 }
 
-/** How long (ms) a POST's SSE head waits for the first message by default. */
-export const DEFAULT_SSE_HEAD_HOLD_MS = 10;
-
 export class HeadHold {
   /** Streams held since the last tick. */
   #fresh: Flushable[] = [];

@@ -5,7 +5,7 @@
  * broke) answer with this error, so a client can tell a lost request from one the tool refused.
  */
 
-import type { RequestId } from '../../transport/types.js';
+import type { RequestId } from '../../core/transport.js';
 
 /** Why the answer will never come. */
 export type LostCause = 'gone' | 'stopped' | 'cut';

@@ -5,7 +5,7 @@
  * streams of different processes never share a log and a GET stream can be taken over.
  */
 
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 
 const SEPARATOR = '~';
 

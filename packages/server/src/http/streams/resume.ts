@@ -12,7 +12,7 @@
  *   stream's last event, so every later resumption gets the same), then the end.
  */
 
-import type { JsonRpcMessage } from '../../transport/types.js';
+import type { JsonRpcMessage } from '../../core/transport.js';
 import { Refused, refuse, SESSION_NOT_FOUND } from '../seam/refusal.js';
 import type { Head } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';

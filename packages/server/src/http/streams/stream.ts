@@ -11,7 +11,7 @@
  * client that was gone).
  */
 
-import type { RequestId } from '../../transport/types.js';
+import type { RequestId } from '../../core/transport.js';
 import { type Head, withLength } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { AppendOptions, EventStore, StoredEvent } from '../state/event-store.js';

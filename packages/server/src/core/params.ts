@@ -1,7 +1,10 @@
-/** Small helpers the built-in methods share: parameter errors that name a JSON pointer. */
+/**
+ * Helpers every method handler of the core shares (built-in methods, tasks, extensions, the modern
+ * methods): parameter errors that name a JSON pointer.
+ */
 
-import { ErrorCode, McpError } from '../errors.js';
-import { isThenable } from '../later.js';
+import { ErrorCode, McpError } from './errors.js';
+import { isThenable } from './later.js';
 
 export function invalidParams(message: string, pointer: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { pointer });
