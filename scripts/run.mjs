@@ -2,16 +2,16 @@
 // One entry point for the Quick start and development commands, usable on a machine that has only Node and npm.
 //   node scripts/run.mjs serve          install, build, then serve the bundled example plugins
 //   node scripts/run.mjs test           install (with apt-get as root, the system tools the tests use), build,
-//                                       then run every check and test the project has
+//                                       then every test beside lint, typecheck and the ABI gate
 //   node scripts/run.mjs test ARGS...   install, build, then vitest with ARGS only (a file, a --project …)
-//   node scripts/run.mjs fast           lint, typecheck and the in-memory unit tests
+//   node scripts/run.mjs fast           build (cached), then the in-memory unit tests beside lint and typecheck
 // Each prints its plan first and the time of each step at the end; SIGINT/SIGTERM stops every process it started
 // (scripts/steps.mjs).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Runner, runSteps } from './steps.mjs';
+import { Runner, runSteps, together } from './steps.mjs';
 import { printTestReport } from './test-report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -113,10 +113,12 @@ const BUILD_STEP = {
   run: must('turbo', ['run', 'build', 'prebuilds', '--output-logs=new-only']),
 };
 const LINT_STEP = { name: 'lint', what: 'biome check .', run: must('biome', ['check', '.']) };
+// Incremental (each package's tsbuildinfo under its node_modules/.cache/tsc): after an edit, only what it touched
+// is checked again. It runs beside the tests: two packages at a time, and only errors printed.
 const TYPECHECK_STEP = {
   name: 'typecheck',
-  what: 'turbo run typecheck',
-  run: must('turbo', ['run', 'typecheck', '--output-logs=new-only']),
+  what: 'turbo run typecheck --concurrency=2',
+  run: must('turbo', ['run', 'typecheck', '--concurrency=2', '--output-logs=errors-only']),
 };
 
 /** Runs vitest with `args` from the root, then sums up its report. */
@@ -154,24 +156,36 @@ if (task === 'serve') {
     ),
   );
 } else if (task === 'test') {
+  // After the build, the tests run beside the static checks: the tests spend much of their time waiting on child
+  // processes and sockets, which the checks fill.
   const steps = [
     TOOLS_STEP,
     INSTALL_STEP,
     BUILD_STEP,
-    LINT_STEP,
-    TYPECHECK_STEP,
-    vitestStep('tests', []),
-    // The ABI gate, against the fork point and the last released ABI (the last release record). This is what CI
-    // runs, so --ci: a clone where the gate finds neither fails instead of passing on self-consistency alone.
-    {
-      name: 'ABI gate',
-      what: 'entropic-abi check --ci',
-      run: must('pnpm', ['exec', 'entropic-abi', 'check', '--ci']),
-    },
+    together(vitestStep('tests', []), [
+      LINT_STEP,
+      TYPECHECK_STEP,
+      // The ABI gate, against the fork point and the last released ABI (the last release record). This is what
+      // CI runs, so --ci: a clone where the gate finds neither fails instead of passing on self-consistency alone.
+      {
+        name: 'ABI gate',
+        what: 'entropic-abi check --ci',
+        run: must('pnpm', ['exec', 'entropic-abi', 'check', '--ci']),
+      },
+    ]),
   ];
   process.exit(await runSteps('npm test', steps, { runner }));
 } else if (task === 'fast') {
-  const steps = [LINT_STEP, TYPECHECK_STEP, vitestStep('unit tests', ['--project', '*:unit', ...args])];
+  // The build first (turbo's cache makes it a no-op when nothing changed): the unit tests import the built packages,
+  // so they may not run while the typecheck's dependency builds rewrite them.
+  const steps = [
+    {
+      ...BUILD_STEP,
+      what: 'turbo run build',
+      run: must('turbo', ['run', 'build', '--output-logs=errors-only']),
+    },
+    together(vitestStep('unit tests', ['--project', '*:unit', ...args]), [LINT_STEP, TYPECHECK_STEP]),
+  ];
   process.exit(await runSteps('test:fast', steps, { runner }));
 } else {
   console.error('usage: node scripts/run.mjs serve | test [vitest arguments] | fast');

@@ -1,7 +1,7 @@
-// Runs a plan of named steps one after another and says what it does: the plan up front, each step's time as it
-// ends, and a table with the total at the end. Every command runs in a process group of its own; SIGINT or
-// SIGTERM stops the running command's whole tree (its group, and every descendant that left the group, found in
-// /proc), then ends with 128 + the signal's number.
+// Runs a plan of named steps one after another (or, with `together`, in lanes at the same time) and says what it
+// does: the plan up front, each step's time as it ends, and a table with the total at the end. Every command runs
+// in a process group of its own; SIGINT or SIGTERM stops every running command's whole tree (its group, and every
+// descendant that left the group, found in /proc), then ends with 128 + the signal's number.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -161,36 +161,60 @@ export class Runner {
 }
 
 /**
- * Runs `steps` in order, stopping at the first that fails, and returns the exit code for the whole run: 0, the
- * failed step's code, or 128 + n after signal n. `log` receives the plan, the report and failures (stderr).
+ * Steps that run at the same time as each other: each lane's steps one after another, all lanes at once. A failing
+ * step ends its own lane only; the others run to their end, so one run shows every failure.
+ * @param {...(Step | Step[])} lanes
+ * @returns {{ lanes: Step[][] }}
+ */
+export function together(...lanes) {
+  return { lanes: lanes.map((lane) => (Array.isArray(lane) ? lane : [lane])) };
+}
+
+/**
+ * Runs `plan` in order, stopping at the first step that fails, and returns the exit code for the whole run: 0, the
+ * failed step's code, or 128 + n after signal n. An item of the plan made by `together` runs its lanes at the same
+ * time. `log` receives the plan, the report and failures (stderr).
  * @param {string} title
- * @param {Step[]} steps
+ * @param {(Step | { lanes: Step[][] })[]} plan
  * @param {{ runner?: Runner, log?: (line: string) => void, quiet?: boolean }} [options] quiet: no plan, no table
  */
-export async function runSteps(title, steps, options = {}) {
+export async function runSteps(title, plan, options = {}) {
   const runner = options.runner ?? new Runner();
   const write = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   const log = options.quiet ? () => {} : write;
-  const width = Math.max(...steps.map((s) => s.name.length));
-  log(`${title}: ${steps.length} steps`);
-  steps.forEach((s, i) => {
-    log(`  ${String(i + 1).padStart(2)}. ${s.name.padEnd(width)}  ${s.what ?? ''}`.trimEnd());
+  /** @type {{ step: Step, lane?: number, ms?: number, code?: number, running?: boolean }[]} */
+  const entries = [];
+  const items = plan.map((item) => {
+    if (!('lanes' in item)) {
+      entries.push({ step: item });
+      return entries.at(-1);
+    }
+    return item.lanes.map((lane, i) =>
+      lane.map((step) => {
+        entries.push({ step, lane: i + 1 });
+        return entries.at(-1);
+      }),
+    );
   });
+  const width = Math.max(...entries.map((e) => e.step.name.length));
+  const line = (e, text) => `${e.step.name.padEnd(width)}  ${text}`.trimEnd();
+  log(`${title}: ${entries.length} steps`);
+  for (const item of items) {
+    if (Array.isArray(item)) log('  at the same time, each lane in order:');
+    for (const e of Array.isArray(item) ? item.flat() : [item]) {
+      const lane = e.lane === undefined ? '' : `  [lane ${e.lane}]`;
+      log(`  ${String(entries.indexOf(e) + 1).padStart(2)}. ${line(e, `${e.step.what ?? ''}${lane}`)}`);
+    }
+  }
 
   const started = Date.now();
-  /** @type {{ name: string, ms?: number, code?: number }[]} */
-  const done = steps.map((s) => ({ name: s.name }));
-  let current = -1;
   let stopped;
-  let stoppedAt = -1;
-
   const report = (code) => {
     log(`\n${title}: time per step`);
-    for (const d of done) {
-      const time =
-        d.ms === undefined ? (d === done[stoppedAt] ? 'stopped' : 'not run') : formatDuration(d.ms);
-      const failed = d.code !== undefined && d.code !== 0 ? `  (exit ${d.code})` : '';
-      log(`  ${d.name.padEnd(width)}  ${time.padStart(10)}${failed}`);
+    for (const e of entries) {
+      const time = e.ms !== undefined ? formatDuration(e.ms) : e.running ? 'stopped' : 'not run';
+      const failed = e.code !== undefined && e.code !== 0 ? `  (exit ${e.code})` : '';
+      log(`  ${line(e, `${time.padStart(10)}${failed}`)}`);
     }
     const outcome = stopped ? `stopped by ${stopped}` : code === 0 ? 'passed' : 'failed';
     log(`  ${'total'.padEnd(width)}  ${formatDuration(Date.now() - started).padStart(10)}  ${outcome}`);
@@ -199,10 +223,9 @@ export async function runSteps(title, steps, options = {}) {
   const onSignal = (name) => {
     if (stopped !== undefined) return;
     stopped = name;
-    stoppedAt = current;
-    write(
-      `\n${title}: ${name} received, stopping ${done[current]?.name ?? 'the run'} and every process it started`,
-    );
+    const running = entries.filter((e) => e.running).map((e) => e.step.name);
+    const what = running.length > 0 ? running.join(', ') : 'the run';
+    write(`\n${title}: ${name} received, stopping ${what} and every process it started`);
   };
   const handlers = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((name) => {
     const handler = () => {
@@ -213,24 +236,48 @@ export async function runSteps(title, steps, options = {}) {
     return [name, handler];
   });
 
+  /** Runs one step, records its time and code, and resolves with the code. */
+  const run = async (e) => {
+    const { step } = e;
+    const begun = Date.now();
+    e.running = true;
+    log(`\n▶ ${step.name}${step.what ? `: ${step.what}` : ''}`);
+    let code;
+    try {
+      code = await step.run(runner);
+    } catch (error) {
+      write(`✖ ${step.name}: ${error instanceof Error ? error.message : String(error)}`);
+      code = 1;
+    }
+    if (stopped !== undefined) return code;
+    e.running = false;
+    e.ms = Date.now() - begun;
+    e.code = code;
+    const text = `${step.name} (${formatDuration(e.ms)})`;
+    if (code === 0) log(`✔ ${text}`);
+    else write(`✖ ${text}: exited with ${code}`);
+    return code;
+  };
+  /** Runs a lane's steps in order up to the first that fails. */
+  const runLane = async (lane) => {
+    for (const e of lane) {
+      if (stopped !== undefined) return 0;
+      const code = await run(e);
+      if (code !== 0) return code;
+    }
+    return 0;
+  };
+
   let code = 0;
   try {
-    for (current = 0; current < steps.length && stopped === undefined; current++) {
-      const step = steps[current];
-      const begun = Date.now();
-      log(`\n▶ ${step.name}${step.what ? `: ${step.what}` : ''}`);
-      try {
-        code = await step.run(runner);
-      } catch (error) {
-        write(`✖ ${step.name}: ${error instanceof Error ? error.message : String(error)}`);
-        code = 1;
-      }
+    for (const item of items) {
       if (stopped !== undefined) break;
-      done[current].ms = Date.now() - begun;
-      done[current].code = code;
-      const line = `${step.name} (${formatDuration(done[current].ms)})`;
-      if (code === 0) log(`✔ ${line}`);
-      else write(`✖ ${line}: exited with ${code}`);
+      if (Array.isArray(item)) {
+        const codes = await Promise.all(item.map(runLane));
+        code = codes.find((c) => c !== 0) ?? 0;
+      } else {
+        code = await run(item);
+      }
       if (code !== 0) break;
     }
     if (stopped !== undefined) {

@@ -1,6 +1,7 @@
 // The step runner behind `npm test` (scripts/steps.mjs), on a tiny fake plan: it prints the plan and each step's
-// time, stops at a failing step, and on SIGTERM or SIGINT ends every process the running step started (in its
-// group, in a group of their own, one that ignores SIGTERM) and exits with 128 + the signal's number.
+// time, stops at a failing step, runs lanes at the same time (a failure ends its own lane only), and on SIGTERM or
+// SIGINT ends every process the running steps started (in their group, in a group of their own, one that ignores
+// SIGTERM) and exits with 128 + the signal's number.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,13 @@ function running(pid) {
   }
 }
 
+/** The five pids tree.mjs wrote to `file`, once it has written them all. */
+function treePids(file) {
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
+  return lines.length === 5 ? lines : undefined;
+}
+
 function startPlan(...args) {
   const dir = mkdtempSync(join(tmpdir(), 'entropic-steps-'));
   dirs.push(dir);
@@ -76,16 +84,43 @@ describe('the step runner', () => {
     expect(out).toMatch(/total\s+\d+\.\d s {2}failed/);
   });
 
+  it('runs lanes at the same time; a failing step ends its lane, the other lane runs to its end', async () => {
+    const plan = startPlan('lanes-fail');
+    expect(await plan.exited).toEqual({ code: 3, signal: null });
+    const out = plan.output();
+    expect(out).toMatch(
+      /at the same time, each lane in order:\n\s+2\. slow\s+ends after 1 s {2}\[lane 1\]\n\s+3\. failing\s+exits with 3 {2}\[lane 2\]/,
+    );
+    // The failing step ends before the slow one, and the slow one still ends well.
+    expect(out.indexOf('✖ failing')).toBeLessThan(out.indexOf('✔ slow'));
+    expect(out).toMatch(
+      /time per step\n\s+quick\s+\d+\.\d s\n\s+slow\s+\d+\.\d s\n\s+failing\s+\d+\.\d s {2}\(exit 3\)\n\s+skipped\s+not run\n\s+last\s+not run/,
+    );
+  });
+
+  it('on SIGTERM ends the trees of every lane that runs', async () => {
+    const plan = startPlan('lanes');
+    const pids = [];
+    for (const file of [plan.pidFile, `${plan.pidFile}.2`]) {
+      pids.push(...(await waitFor(`the tree to write ${file}`, () => treePids(file))));
+    }
+    started.push(...pids);
+    expect(pids.every(running), 'both trees run before the signal').toBe(true);
+
+    plan.child.kill('SIGTERM');
+    expect(await plan.exited).toEqual({ code: 143, signal: null });
+    expect(pids.filter(running), 'left running after SIGTERM').toEqual([]);
+    const out = plan.output();
+    expect(out).toContain('SIGTERM received, stopping tree, tree 2 and every process it started');
+    expect(out).toMatch(/tree\s+stopped\n\s+tree 2\s+stopped\n\s+last\s+not run/);
+  });
+
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
   ])('on %s ends the whole tree of the running step and exits with %i', async (signal, code) => {
     const plan = startPlan();
-    const pids = await waitFor('the tree to write its pids', () => {
-      if (!existsSync(plan.pidFile)) return undefined;
-      const lines = readFileSync(plan.pidFile, 'utf8').split('\n').filter(Boolean).map(Number);
-      return lines.length === 5 ? lines : undefined;
-    });
+    const pids = await waitFor('the tree to write its pids', () => treePids(plan.pidFile));
     started.push(...pids);
     expect(pids.every(running), 'the tree runs before the signal').toBe(true);
 
