@@ -32,10 +32,12 @@ fi
 asan_common="handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:log_path=$logs/asan:exitcode=86"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
 
-# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds.
+# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds; only the loader's integration
+# project is set up (the root config declares every package's).
 vitest() {
-  if [ -x ../../node_modules/.bin/vitest ]; then ../../node_modules/.bin/vitest run --reporter=dot "$@"
-  else pnpm exec vitest run --reporter=dot "$@"; fi
+  if [ -x ../../node_modules/.bin/vitest ]; then
+    ../../node_modules/.bin/vitest run --reporter=dot --project loader:integration "$@"
+  else pnpm exec vitest run --reporter=dot --project loader:integration "$@"; fi
 }
 status=0
 
