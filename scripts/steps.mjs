@@ -1,7 +1,8 @@
 // Runs a plan of named steps one after another (or, with `together`, in lanes at the same time) and says what it
 // does: the plan up front, each step's time as it ends, and a table with the total at the end. Every command runs
-// in a process group of its own; SIGINT or SIGTERM stops every running command's whole tree (its group, and every
-// descendant that left the group, found in /proc), then ends with 128 + the signal's number.
+// in a process group of its own; SIGINT, SIGTERM or SIGHUP, or the end of this process's parent (npm killed),
+// stops every running command's whole tree (its group, and every descendant that left the group, found in /proc),
+// then ends with 128 + the signal's number (SIGHUP's for a lost parent).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -235,6 +236,17 @@ export async function runSteps(title, plan, options = {}) {
     process.on(name, handler);
     return [name, handler];
   });
+  // `npm test` runs this under `sh -c`: a SIGTERM to npm reaches the shell, which ends without passing it on. When
+  // the parent is gone (this process re-parented), the run stops as on a hangup.
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    if (stopped === undefined) write(`\n${title}: its parent process (${parent}) ended`);
+    onSignal('SIGHUP');
+    runner.stopAll();
+  }, 250);
+  orphaned.unref();
 
   /** Runs one step, records its time and code, and resolves with the code. */
   const run = async (e) => {
@@ -287,6 +299,7 @@ export async function runSteps(title, plan, options = {}) {
     report(code);
     return code;
   } finally {
+    clearInterval(orphaned);
     for (const [name, handler] of handlers) process.off(name, handler);
   }
 }

@@ -115,6 +115,33 @@ describe('the step runner', () => {
     expect(out).toMatch(/tree\s+stopped\n\s+tree 2\s+stopped\n\s+last\s+not run/);
   });
 
+  it('when npm running it is sent SIGTERM (the shell between them dies), ends the trees of every lane', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'entropic-steps-'));
+    dirs.push(dir);
+    const pidFile = join(dir, 'pids');
+    const npm = spawn('npm', ['run', '--silent', 'plan', '--', pidFile, 'lanes'], {
+      cwd: dirname(PLAN),
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk) => (output += chunk));
+    // The plan's own stderr outlives npm: the streams end when the plan ends.
+    const ended = Promise.all([npm.stdout, npm.stderr].map((s) => new Promise((r) => s.on('close', r))));
+    const pids = [];
+    for (const file of [pidFile, `${pidFile}.2`]) {
+      pids.push(...(await waitFor(`the tree to write ${file}`, () => treePids(file))));
+    }
+    started.push(...pids);
+
+    npm.kill('SIGTERM');
+    await waitFor('every process of both trees to end', () => (pids.some(running) ? undefined : true));
+    await ended;
+    expect(output).toMatch(/fake plan: its parent process \(\d+\) ended/);
+    expect(output).toMatch(/tree\s+stopped\n\s+tree 2\s+stopped\n\s+last\s+not run/);
+    expect(output).toMatch(/total\s+\d+\.\d s {2}stopped by SIGHUP/);
+  });
+
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
