@@ -134,6 +134,12 @@ export class EventLane {
       this.#stored.set(n, eventId);
   }
 
+  /** Whether a number Redis stored has not reached the client (yet: still on its way, or lost). */
+  awaiting(): boolean {
+    for (const n of this.#stored.keys()) if (n < this.raised && !this.received.includes(n)) return true;
+    return false;
+  }
+
   /**
    * Book every raised number in the ledger's event counts. Order is judged per stored stream (event
    * ids `<stream>.<seq>` must arrive with rising seq); a number that arrived after a higher one (it was
