@@ -6,6 +6,7 @@ const ROOT_TOOLS = [
   '@entropic-mcp/abi-headers',
   '@entropic-mcp/codegen',
   '@entropic-mcp/loader',
+  '@entropic-mcp/serve',
   '@entropic-mcp/server',
 ];
 

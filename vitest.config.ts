@@ -55,6 +55,8 @@ const SUITES: readonly Suite[] = [
   { name: 'redis', dir: 'packages/redis', testTimeout: MINUTE, hookTimeout: MINUTE },
   // The C fixtures and the example plugins are compiled once, before any file runs.
   { name: 'loader', dir: 'packages/loader', globalSetup: ['test/support/global-setup.ts'] },
+  // `entropic-mcp` as a child process, against the same C fixtures and examples (compiled once, as for the loader).
+  { name: 'serve', dir: 'packages/serve', globalSetup: ['test/support/global-setup.ts'] },
   // Node, Redis and connection faults, each on a cluster of its own; the table of every scenario at the end.
   {
     name: 'chaos',

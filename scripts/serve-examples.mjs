@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const examples = join(root, 'examples', 'plugins');
-const serveModule = join(root, 'packages', 'loader', 'dist', 'cli', 'serve.js');
+const serveModule = join(root, 'packages', 'serve', 'dist', 'cli', 'serve.js');
 const config = join(examples, 'serve.yaml');
 
 /** Every built example plugin: examples/plugins/<name>/build/*.so */

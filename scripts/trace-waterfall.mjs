@@ -36,7 +36,7 @@ await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 const serve = spawn(
   process.execPath,
   [
-    join(root, 'packages/loader/dist/cli.js'),
+    join(root, 'packages/serve/dist/cli.js'),
     'serve',
     '--http',
     '127.0.0.1:0',

@@ -6,11 +6,12 @@
  * addon). The in-process mode is imported only when asked for, so the isolated mode works without the addon.
  * `instances: N` (N > 1) loads N of them and serves them as one `PluginPool`.
  */
-import { checkLoadOptions, checkPluginPath, type ResolvedLoadOptions } from './checks.js';
-import { HOST_ERROR_CODES, PluginError } from './errors.js';
-import { PluginPool } from './pool.js';
-import { prepareSandbox } from './sandbox/prepare.js';
-import type { LoadOptions, Plugin } from './types.js';
+
+import { HOST_ERROR_CODES, PluginError } from './base/errors.js';
+import type { LoadOptions, Plugin } from './base/types.js';
+import { checkLoadOptions, checkPluginPath, type ResolvedLoadOptions } from './hosting/checks.js';
+import { PluginPool } from './hosting/pool.js';
+import { prepareSandbox } from './hosting/prepare-sandbox.js';
 
 /** What a hosting mode module exports. */
 export interface HostingMode {

@@ -3,11 +3,11 @@
 import { McpServer } from '@entropic-mcp/server';
 import { serveHttp } from '@entropic-mcp/server/http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Isolation, Plugin, PluginDirective } from '../src/base/types.js';
 import { mountPlugin, mountPlugins, ToolCollisionError } from '../src/bridge/mount.js';
 import type { DirectiveSource } from '../src/bridge/types.js';
 import { loadPlugin } from '../src/load.js';
-import type { Isolation, Plugin, PluginDirective } from '../src/types.js';
-import { buildFixture, connectHttp, tempDir, textOf } from './support/serve-helpers.js';
+import { buildFixture, connectHttp, tempDir, textOf } from './support/helpers.js';
 
 let fx: string;
 const cleanup: (() => Promise<unknown>)[] = [];

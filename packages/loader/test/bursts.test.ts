@@ -3,11 +3,11 @@
 // and leave as one write; and while the host has MAX_OPEN_BURSTS, later calls wait here and leave together after
 // the oldest is answered.
 import { performance } from 'node:perf_hooks';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import { EARLY_BURST } from '../src/isolated/session.js';
 import { loadPlugin } from '../src/load.js';
 import { MAX_OPEN_BURSTS } from '../src/wire/calls.js';
-import { fixture } from './support/fixtures.js';
 import { callError } from './support/suite/helpers.js';
 
 const SLEEP_MS = 10;

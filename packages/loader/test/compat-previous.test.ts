@@ -18,10 +18,10 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
-import { LOADER_ROOT, REPO_ROOT } from './support/serve-helpers.js';
+import { LOADER_ROOT, REPO_ROOT } from './support/helpers.js';
 
 /** The last commit of main before the plugin context (no i_mcp_context.h, no `F` request, no cancel pipe). */
 const PREVIOUS_LOADER = '08f364441e9724f4a3a11e7462552819e5a26634';

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLUGIN_API_VERSION } from '@entropic-mcp/abi-headers';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
 
 const snapshot = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'compat', 'api1-first', 'include');
 

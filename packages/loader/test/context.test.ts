@@ -1,9 +1,10 @@
 // The plugin context in both hosting modes (the shared cases), and what only the isolated mode does with it:
 // a plugin that never looks at its context is killed after the grace period, and a call cancelled while
 // queued is skipped by the host instead of killing it.
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
 import { runContextCases } from './support/suite/context-cases.js';
 import { callError } from './support/suite/helpers.js';
 

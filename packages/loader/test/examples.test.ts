@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildExamples, example } from '@entropic-mcp/test-kit/examples-build';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
-import { buildExamples, example } from './support/examples-build.js';
 
 beforeAll(() => buildExamples());
 

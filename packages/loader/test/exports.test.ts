@@ -1,4 +1,4 @@
-/** Pins the public surface of the built package and the folder each part of it lives in. */
+/** Pins the public surface of the built package, the folder each part of it lives in and its dependencies. */
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,35 +12,22 @@ describe('public surface', () => {
   it('the main entry exports exactly the documented names', async () => {
     const main = await import('@entropic-mcp/loader');
     expect(Object.keys(main).sort()).toEqual([
-      'ConfigError',
       'DIRECTIVES_META_KEY',
       'ERROR_META_KEY',
       'HOST_ERROR_CODES',
       'PLUGIN_META_KEY',
       'PluginError',
-      'ServeStartError',
       'ToolCollisionError',
       'ToolRegistrationError',
-      'UsageError',
       'answerToResult',
-      'clientConfig',
-      'describeLoadFailure',
       'errorToResult',
       'findCollisions',
-      'formatBanner',
-      'loadAll',
       'loadPlugin',
-      'loadServeConfig',
       'mountPlugin',
       'mountPlugins',
       'parseAnswer',
-      'parseHttpAddress',
-      'parseServeArgs',
-      'parseServeConfig',
       'parseToolList',
-      'resolveServePlan',
       'sandboxSupport',
-      'startServe',
       'toolName',
     ]);
   });
@@ -49,7 +36,6 @@ describe('public surface', () => {
     const main = await import('@entropic-mcp/loader');
     const dts = fileURLToPath(new URL('../dist/index.d.ts', import.meta.url));
     expect(typeOnlyExports(dts, main)).toEqual([
-      'BannerInput',
       'BridgeToolContext',
       'BridgeToolDefinition',
       'BridgeToolHandler',
@@ -60,34 +46,22 @@ describe('public surface', () => {
       'CallerInfo',
       'DirectiveSource',
       'DirectivesHook',
-      'FailedPlugin',
       'HostErrorCode',
       'InProcessPlugin',
       'Isolation',
       'LoadOptions',
-      'LoadOutcome',
-      'LoadedPlugin',
       'MountEntry',
       'MountOptions',
       'Plugin',
       'PluginAnswer',
       'PluginDirective',
-      'PluginEntry',
       'PluginErrorDetails',
       'PluginTool',
-      'RegisterTools',
       'ResolvedLoadOptions',
       'SandboxOptions',
       'SandboxReport',
       'SandboxSupport',
-      'ServeArgs',
-      'ServeFileConfig',
-      'ServeHandle',
-      'ServePlan',
-      'ServeTransport',
-      'StartOptions',
       'ToolHost',
-      'ToolsModuleContext',
     ]);
   });
 
@@ -96,10 +70,47 @@ describe('public surface', () => {
     expect(index).not.toMatch(/export\s*\*/);
   });
 
-  it('bridge/ holds only the mount, the plugin context and the result shaping; the serve runtime lives in serve/', () => {
+  it('the addon and the internal entries export exactly these names', async () => {
+    expect(Object.keys(await import('@entropic-mcp/loader/addon')).sort()).toEqual([
+      'PACKAGE_NAME',
+      'hostCandidates',
+      'loadAddon',
+      'packageRoot',
+      'platformLabel',
+      'protectStdio',
+      'resolveAddon',
+      'setStdioAside',
+    ]);
+    expect(Object.keys(await import('@entropic-mcp/loader/internal')).sort()).toEqual([
+      'checkSandboxOptions',
+      'checkSymbols',
+      'closest',
+      'didYouMean',
+      'onPluginEvent',
+      'symbolsOk',
+    ]);
+  });
+
+  it('the foundations, the addon and what both hosting modes share each have a folder; the root holds entries', () => {
     const sources = (dir: string) =>
       readdirSync(join(src, dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(sources('.').sort()).toEqual(['index.ts', 'internal.ts', 'load.ts']);
     expect(sources('bridge').sort()).toEqual(['context.ts', 'mount.ts', 'result.ts', 'types.ts']);
-    expect(sources('serve')).toEqual(expect.arrayContaining(['start.ts', 'banner.ts', 'load-all.ts']));
+    expect(sources('addon')).toEqual(expect.arrayContaining(['binding.ts', 'native-files.ts', 'stdio.ts']));
+    expect(sources('hosting')).toEqual(expect.arrayContaining(['checks.ts', 'hosted.ts']));
+  });
+
+  it('has no dependency that only the serve application needs', async () => {
+    const manifest = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      bin?: unknown;
+    };
+    const names = Object.keys(manifest.dependencies);
+    expect(
+      names.filter((n) => n === 'yaml' || (n.startsWith('@opentelemetry/') && n !== '@opentelemetry/api')),
+    ).toEqual([]);
+    expect(manifest.peerDependencies).toBeUndefined();
+    expect(manifest.bin).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 /** Both hosting modes word every refusal of the call guard identically: same code, same message. */
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import type { Isolation, PluginError } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
 import { callError, fixtureLoader, loadError } from './support/suite/helpers.js';
 
 /** Runs `scenario` in both modes and returns [code, message] of each. */

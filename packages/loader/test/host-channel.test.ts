@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { SecretMasker } from '@entropic-mcp/server';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostCandidates } from '../src/isolated/find-host.js';
+import { hostCandidates } from '../src/addon/find-host.js';
 import { type HostExit, HostProcess } from '../src/isolated/host-process.js';
 import { loadPlugin } from '../src/load.js';
-import { fixture } from './support/fixtures.js';
 import { LOADER_ROOT } from './support/inprocess-helpers.js';
 
 const LATE_HOST = join(LOADER_ROOT, 'test', 'fixtures', 'hosts', 'answer-after-exit.sh');

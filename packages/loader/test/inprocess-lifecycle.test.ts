@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PluginError } from '../src/errors.js';
+import { PluginError } from '../src/base/errors.js';
 import {
   buildFixtures,
   FIXTURES,

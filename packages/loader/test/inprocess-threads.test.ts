@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Addon } from '../src/inprocess/binding.js';
+import type { Addon } from '../src/addon/binding.js';
 import type { InProcessPlugin } from '../src/inprocess/index.js';
 import { FrameReader, Op, requestText } from '../src/wire/frames.js';
 import {

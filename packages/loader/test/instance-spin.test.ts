@@ -6,10 +6,10 @@
 // does not depend on how busy the machine is, and each figure is compared with a control made in the same test.
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
+import type { Isolation } from '../src/base/types.js';
 import { loadPlugin } from '../src/index.js';
-import type { Isolation } from '../src/types.js';
-import { fixture } from './support/fixtures.js';
 
 /** The plugin host processes this process started. */
 function hostPids(): Set<number> {

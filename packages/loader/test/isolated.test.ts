@@ -2,9 +2,9 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
 import { loadError, runPluginSuite } from './support/suite/plugin-cases.js';
 
 runPluginSuite({ isolation: 'process', capabilities: { crashes: true, hangs: true, memoryLimit: true } });

@@ -4,12 +4,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { buildExamples, example } from '@entropic-mcp/test-kit/examples-build';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hostCandidates } from '../src/isolated/find-host.js';
+import { hostCandidates } from '../src/addon/find-host.js';
 import { cancelFrame, FrameReader, Op, requestText, Status } from '../src/wire/frames.js';
 import { callerMeta } from '../src/wire/voice.js';
-import { buildExamples, example } from './support/examples-build.js';
-import { fixture } from './support/fixtures.js';
 
 const valgrind = spawnSync('valgrind', ['--version'], { encoding: 'utf8' });
 const haveValgrind = valgrind.status === 0;

@@ -4,12 +4,13 @@
  * A call its caller cancelled counts as `cancelled` and is not told as a plugin failure. Read from a real
  * OpenTelemetry SDK registered in this test process.
  */
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installOtel } from '../../server/test/support/otel.js';
+import { onPluginEvent, type PluginEvent } from '../src/base/telemetry.js';
+import type { Plugin } from '../src/base/types.js';
 import { loadPlugin } from '../src/index.js';
-import { onPluginEvent, type PluginEvent } from '../src/telemetry.js';
-import type { Plugin } from '../src/types.js';
-import { fixture } from './support/fixtures.js';
 
 const otel = installOtel();
 const plugins: Plugin[] = [];

@@ -1,9 +1,10 @@
 // The OS sandbox against a hostile plugin, in both plugin APIs: each rule refuses, and its allowed counterpart works.
 // The suite runs as root, which bypasses file permissions but not Landlock or seccomp: the secret outside `read` is
 // root's own 0600 file, so only the sandbox can refuse it. Another plugin's calls are answered throughout.
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin, PluginError } from '../src/index.js';
-import { fixture } from './support/fixtures.js';
 import {
   type Arena,
   alive,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOADER_ROOT } from './support/serve-helpers.js';
+import { LOADER_ROOT } from './support/helpers.js';
 
 // The script runs in a process group of its own: when the test ends early (its time limit, a stopped run), the
 // whole group goes, not only bash, whose vitest runs and sanitized hosts would run on.

@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadAddon } from '../src/inprocess/binding.js';
-import { spinReader } from '../src/isolated/spin-read.js';
+import { loadAddon } from '../src/addon/binding.js';
+import { spinReader } from '../src/addon/spin-read.js';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => {

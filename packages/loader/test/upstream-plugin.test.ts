@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ENTRY_POINTS } from '@entropic-mcp/abi-headers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../src/index.js';
-import { INCLUDE_DIR, LOADER_ROOT } from './support/serve-helpers.js';
+import { INCLUDE_DIR, LOADER_ROOT } from './support/helpers.js';
 
 const SOURCE = join(LOADER_ROOT, 'test', 'fixtures', 'upstream', 'upstream_plugin.cpp');
 const out = mkdtempSync(join('/tmp', 'upstream-plugin-'));

@@ -3,10 +3,11 @@
  * request text: both recognise the same plain answers, both answer in order, and the host reassembles
  * requests however the pipe slices them and refuses malformed ones by name.
  */
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorValue } from '../src/abi.js';
+import { errorValue } from '../src/base/abi.js';
 import { Op, requestText, Status } from '../src/wire/frames.js';
-import { fixture } from './support/fixtures.js';
 import { buildFixtures } from './support/inprocess-helpers.js';
 import { addonEndpoint, hostEndpoint, type WireEndpoint } from './support/wire-endpoints.js';
 

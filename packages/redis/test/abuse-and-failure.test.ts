@@ -3,12 +3,12 @@
  * session is replayed), and Redis going away mid-run (a clear JSON-RPC error, then service again).
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INIT_BODY, post } from '../../server/test/support/http-helpers.js';
 import { type Fixture, startFixture } from '../../server/test/support/http-interop-fixture.js';
 import { connectRedis, createRedisSharedState, type RedisSharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 let redis: RedisProcess;
 let inspect: Redis;

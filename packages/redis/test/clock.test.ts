@@ -5,9 +5,9 @@
  * skewed cases (processes 10 minutes off under libfaketime) are `packages/loader/test/scale-skew.test.ts`.
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, RedisClock } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 let server: RedisProcess;
 let redis: Awaited<ReturnType<typeof connectRedis>>;

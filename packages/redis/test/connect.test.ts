@@ -3,6 +3,8 @@
  * deadline on every wait when Redis stalls (SIGSTOP: the sockets stay open, nothing answers).
  */
 
+import { freePort } from '@entropic-mcp/test-kit/ports';
+import { startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { describe, expect, it, vi } from 'vitest';
 import {
   connectRedis,
@@ -10,8 +12,6 @@ import {
   RedisTimeoutError,
   RedisUnavailableError,
 } from '../src/index.js';
-import { freePort } from './support/ports.js';
-import { startRedis } from './support/redis-server.js';
 
 describe('connectRedis', () => {
   it('names the URL (without its password) and the reason when nothing listens', async () => {

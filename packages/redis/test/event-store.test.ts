@@ -1,10 +1,10 @@
 /** RedisEventStore against a real redis-server: the shared EventStore suite, then what only Redis adds. */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreSuite } from '../../server/test/support/event-store-suite.js';
 import { connectRedis, RedisEventStore } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 let server: RedisProcess;
 let redis: Redis;

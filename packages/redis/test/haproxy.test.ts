@@ -1,8 +1,8 @@
 /** The HAProxy test support itself: round robin without stickiness, and streams left open. */
 
 import { createServer, type Server } from 'node:http';
+import { type HaproxyProcess, startHaproxy } from '@entropic-mcp/test-kit/haproxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HaproxyProcess, startHaproxy } from './support/haproxy.js';
 
 const backends: Server[] = [];
 let proxy: HaproxyProcess;

@@ -1,8 +1,8 @@
 /** The shared-session suite of the server, with two processes' worth of Redis connections on a real Redis. */
 
+import { startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { sharedSessionSuite } from '../../server/test/support/shared-session-suite.js';
 import { createRedisSharedState } from '../src/index.js';
-import { startRedis } from './support/redis-server.js';
 
 sharedSessionSuite('on Redis', async () => {
   const server = await startRedis();

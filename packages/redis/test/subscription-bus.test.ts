@@ -1,10 +1,10 @@
 /** RedisSubscriptionBus on a real Redis: a change in one process reaches listeners in another; junk is ignored. */
 
 import { McpServer, type SubscriptionEvent } from '@entropic-mcp/server';
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, createRedisSharedState, type RedisSharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 let redis: RedisProcess;
 let raw: Redis;

@@ -3,6 +3,7 @@
  * server, then what only Redis adds.
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTaskOptions, Tasks } from '../../server/src/core/tasks/service.js';
@@ -18,7 +19,6 @@ import {
 import { storedTask, taskStoreSuite } from '../../server/test/support/task-store-suite.js';
 import { waitUntil } from '../../server/test/support/wait.js';
 import { connectRedis, RedisTaskStore } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 let server_: RedisProcess;
 let redis: Redis;

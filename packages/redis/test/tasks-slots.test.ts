@@ -5,6 +5,7 @@
  * are `packages/server/test/tasks-slots.test.ts`).
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../server/src/http/index.js';
@@ -12,7 +13,6 @@ import { McpServer } from '../../server/src/index.js';
 import { registerBurst } from '../../server/test/fixtures/tasks/burst.mjs';
 import { httpClient, plainCalls, taskBurst, within } from '../../server/test/support/task-burst.js';
 import { connectRedis, RedisTaskStore } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 const SLOTS = 8;
 let redisServer: RedisProcess;

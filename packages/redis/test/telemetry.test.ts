@@ -3,11 +3,12 @@
  * active when it was sent (the database conventions' names, no arguments), and failures counted, on a real
  * redis-server (one stopped mid-way for the failure); and the clock skew the shared state measures.
  */
+
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installOtel } from '../../server/test/support/otel.js';
 import { connectRedis, createRedisSharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 
 const otel = installOtel();
 let server: RedisProcess | undefined;

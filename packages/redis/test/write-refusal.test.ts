@@ -6,14 +6,19 @@
  * gone because its liveness key could not be written; the log names the refusal.
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import {
+  REFUSAL_TEXT,
+  type Refusal,
+  refuseWrites,
+  type WriteRefusal,
+} from '@entropic-mcp/test-kit/refuse-writes';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../../server/src/http/index.js';
 import { McpServer } from '../../server/src/index.js';
 import { INIT_BODY, post } from '../../server/test/support/http-helpers.js';
 import { connectRedis, createRedisSharedState, type RedisSharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
-import { REFUSAL_TEXT, type Refusal, refuseWrites, type WriteRefusal } from './support/refuse-writes.js';
 
 const NODE_TTL_MS = 1000;
 const MODERN = '2026-07-28';

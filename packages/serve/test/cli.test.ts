@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { buildFixture, tempDir } from './support/serve-helpers.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');

@@ -5,10 +5,10 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { CLI, childPids, LOADER_ROOT, newClient, tempDir, textOf, waitFor } from './support/serve-helpers.js';
+import { CLI, childPids, newClient, SERVE_ROOT, tempDir, textOf, waitFor } from './support/serve-helpers.js';
 
 const SERVE_ARGS = ['serve', '--stdio', '--isolation', 'none', '--plugin', fixture('noisy')];
 /** Long enough for a loaded machine; a plugin blocked reading the protocol pipe never answers at all. */
@@ -26,7 +26,7 @@ describe('serve --stdio --isolation none with a plugin that uses stdio', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, ...SERVE_ARGS],
-      cwd: LOADER_ROOT,
+      cwd: SERVE_ROOT,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => {
@@ -125,7 +125,7 @@ function rawExchange(lines: readonly object[]): Promise<Exchange> {
   const outputFile = join(tempDir('inproc-stdio'), 'stdout.jsonl');
   const outputFd = openSync(outputFile, 'w');
   const child = spawn(process.execPath, [CLI, ...SERVE_ARGS], {
-    cwd: LOADER_ROOT,
+    cwd: SERVE_ROOT,
     stdio: ['pipe', outputFd, 'pipe'],
   }) as ChildProcessByStdio<Writable, null, Readable>;
   closeSync(outputFd);

@@ -4,8 +4,8 @@
  * leave the series count of a real scrape where a hundred did. Unknown methods count as `_OTHER`.
  */
 import { rmSync } from 'node:fs';
+import { freePort } from '@entropic-mcp/test-kit/ports';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../redis/test/support/ports.js';
 import { closeMadeUpAgent, sendMadeUpNames, seriesOf } from './support/made-up-requests.js';
 import { buildFixture, type HttpServer, startHttp, tempDir } from './support/serve-helpers.js';
 

@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { type OtlpReceiver, startOtlpReceiver } from './support/otlp-receiver.js';
 import { newClient, startHttp, tempDir, textOf } from './support/serve-helpers.js';
 

@@ -6,11 +6,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lastMessage, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, MODERN } from '../../server/test/support/modern-envelope.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.js';
-import { lastMessage, rawRequest } from './support/raw-mcp.js';
 import {
   buildFixture,
   connectStdio,

@@ -6,13 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
+import { SCALE_TOOLS } from '@entropic-mcp/test-kit/cluster';
+import { freePort } from '@entropic-mcp/test-kit/ports';
+import { callTool, openLegacySession } from '@entropic-mcp/test-kit/raw-mcp';
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../redis/test/support/ports.js';
-import { type RedisProcess, startRedis } from '../../redis/test/support/redis-server.js';
 import { type PrometheusProcess, startPrometheus } from './support/prometheus.js';
-import { callTool, openLegacySession } from './support/raw-mcp.js';
-import { SCALE_TOOLS } from './support/scale-cluster.js';
 import {
   alive,
   buildFixture,

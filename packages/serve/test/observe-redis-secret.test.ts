@@ -6,10 +6,10 @@
  * may appear.
  */
 import { randomBytes } from 'node:crypto';
+import { ECHO_PLUGIN } from '@entropic-mcp/test-kit/cluster';
+import { openLegacySession, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from '../../redis/test/support/redis-server.js';
-import { openLegacySession, rawRequest } from './support/raw-mcp.js';
-import { ECHO_PLUGIN } from './support/scale-cluster.js';
 import { runServe, startHttp } from './support/serve-helpers.js';
 
 /** The part of the password that must never be printed, in any form. */

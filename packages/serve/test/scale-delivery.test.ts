@@ -11,12 +11,12 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { callTool, openLegacySession, openSse, type SseReader } from '@entropic-mcp/test-kit/raw-mcp';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, openLegacySession, openSse, type SseReader } from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;

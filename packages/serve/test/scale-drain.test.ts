@@ -11,11 +11,7 @@
  * Every SDK promise must settle: one that does not within its deadline is HUNG and fails the test.
  */
 
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
 import {
   LEGACY_VERSION,
   lastMessage,
@@ -23,8 +19,11 @@ import {
   openLegacySession,
   openSse,
   rawRequest,
-} from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
+} from '@entropic-mcp/test-kit/raw-mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_KINDS,
   connectClient,
@@ -33,9 +32,8 @@ import {
   settleWithin,
   type TestClient,
 } from './support/sdk-clients.js';
-import { type HttpServer, LOADER_ROOT, textOf, waitFor } from './support/serve-helpers.js';
+import { type HttpServer, TASK_TOOLS, textOf, waitFor } from './support/serve-helpers.js';
 
-const TASK_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
 /** The drain grace the processes get (`--drain-timeout`). */
 const GRACE_MS = 3000;
 /** How long a silent process is taken for running (short, so that a death is noticed soon). */

@@ -5,10 +5,10 @@
  * NOT hold the client's listen stream (2026-07-28) or GET stream (legacy) reaching the client.
  */
 
+import { ECHO_PLUGIN, type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../server/test/support/era-interop.mjs';
-import { ECHO_PLUGIN, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { textOf } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;

@@ -6,10 +6,16 @@
  */
 
 import { execFileSync } from 'node:child_process';
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import {
+  callTool,
+  openLegacySession,
+  openSse,
+  rawRequest,
+  type SseReader,
+} from '@entropic-mcp/test-kit/raw-mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { alive, type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;

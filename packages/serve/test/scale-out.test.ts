@@ -5,13 +5,18 @@
  */
 
 import { spawn } from 'node:child_process';
+import {
+  ECHO_PLUGIN,
+  SCALE_TOOLS,
+  type ScaleCluster,
+  startScaleCluster,
+} from '@entropic-mcp/test-kit/cluster';
+import { freePort } from '@entropic-mcp/test-kit/ports';
+import { callTool, openLegacySession } from '@entropic-mcp/test-kit/raw-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../redis/test/support/ports.js';
-import { callTool, openLegacySession } from './support/raw-mcp.js';
-import { ECHO_PLUGIN, SCALE_TOOLS, type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './support/serve-helpers.js';
 
 const TOOLS = SCALE_TOOLS;

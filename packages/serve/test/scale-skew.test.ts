@@ -7,15 +7,14 @@
  * and in its metrics.
  */
 
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { faketimeEnv } from '@entropic-mcp/test-kit/faketime';
+import { freePort } from '@entropic-mcp/test-kit/ports';
+import { modernRequest, openLegacySession, openSse, type SseReader } from '@entropic-mcp/test-kit/raw-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../redis/src/index.js';
-import { freePort } from '../../redis/test/support/ports.js';
-import { faketimeEnv } from './support/faketime.js';
-import { modernRequest, openLegacySession, openSse, type SseReader } from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
-import { LOADER_ROOT } from './support/serve-helpers.js';
+import { TASK_TOOLS } from './support/serve-helpers.js';
 
-const TOOLS = `${LOADER_ROOT}/test/fixtures/tasks/tools.mjs`;
 const TTL_MS = 300_000;
 const SKEW = ['-10m', '+10m', undefined] as const;
 let cluster: ScaleCluster;
@@ -28,7 +27,7 @@ beforeAll(async () => {
   cluster = await startScaleCluster(3, {
     mcp: [
       '  tools_modules:',
-      `    - path: ${TOOLS}`,
+      `    - path: ${TASK_TOOLS}`,
       '      task_support: { "*": optional, tasks.stopped: forbidden, tasks.approve: forbidden }',
       '  tasks:',
       `    default_ttl_ms: ${TTL_MS}`,

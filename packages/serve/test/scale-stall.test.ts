@@ -6,10 +6,10 @@
  * answers again, everything is served without restarting serve.
  */
 
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { callTool, openLegacySession, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool, openLegacySession, rawRequest } from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
 import { textOf } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;

@@ -5,16 +5,14 @@
  * and the SDK v1 client runs 2025-11-25 tasks through the proxy, whichever process each request reaches.
  */
 
-import { join } from 'node:path';
+import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernRequest } from './support/raw-mcp.js';
-import { type ScaleCluster, startScaleCluster } from './support/scale-cluster.js';
-import { LOADER_ROOT, textOf } from './support/serve-helpers.js';
+import { TASK_TOOLS, textOf } from './support/serve-helpers.js';
 
-const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
 const NODE_TIMEOUT_MS = 1500;
 let cluster: ScaleCluster;
 let ids = 0;
@@ -23,7 +21,7 @@ beforeAll(async () => {
   cluster = await startScaleCluster(2, {
     mcp: [
       '  tools_modules:',
-      `    - path: ${TOOLS}`,
+      `    - path: ${TASK_TOOLS}`,
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
       '  tasks:',
       '    poll_interval_ms: 100',

@@ -7,15 +7,15 @@
  */
 
 import { request } from 'node:http';
+import { SCALE_TOOLS, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { startHaproxy } from '@entropic-mcp/test-kit/haproxy';
+import { LEGACY_VERSION } from '@entropic-mcp/test-kit/raw-mcp';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
 } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { startHaproxy } from '../../redis/test/support/haproxy.js';
 import { type Deployment, useDeployment } from './support/deployment.js';
-import { LEGACY_VERSION } from './support/raw-mcp.js';
-import { SCALE_TOOLS, startScaleCluster } from './support/scale-cluster.js';
 import { connectHttp, startHttp, textOf } from './support/serve-helpers.js';
 
 const TRUST = ['--trusted-proxy', '127.0.0.1'];

@@ -9,9 +9,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   connectHttp,
+  FIXTURE_SOURCES,
   type HttpServer,
   INCLUDE_DIR,
-  LOADER_ROOT,
   runServe,
   startHttp,
   tempDir,
@@ -25,7 +25,7 @@ let paths: string[] = [];
 /** The timing fixture compiled under eight plugin names, so all of them can be served together. */
 beforeAll(() => {
   const dir = tempDir('concurrency');
-  const source = readFileSync(join(LOADER_ROOT, 'test', 'fixtures', 'plugins', 'inproc_timing.c'), 'utf8');
+  const source = readFileSync(join(FIXTURE_SOURCES, 'plugins', 'inproc_timing.c'), 'utf8');
   paths = Array.from({ length: PLUGINS }, (_, i) => {
     const c = join(dir, `timing${i}.c`);
     writeFileSync(c, source.replace('return "timing";', `return "timing${i}";`));

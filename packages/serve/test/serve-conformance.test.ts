@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   examplePlugins,
   type HttpServer,
-  LOADER_ROOT,
   REPO_ROOT,
+  SERVE_ROOT,
   startHttp,
 } from './support/serve-helpers.js';
 
@@ -25,7 +25,7 @@ const node22 = join(
   ),
   'bin/node',
 );
-const suite = join(LOADER_ROOT, 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js');
+const suite = join(SERVE_ROOT, 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js');
 
 /** Checks that need a fixed-name tool serve's plugins do not have (`<plugin>.<tool>` names only). */
 const NO_TEST_TOOLS = [

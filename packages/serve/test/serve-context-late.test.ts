@@ -8,10 +8,11 @@
  * bob's subject through alice's context.
  * Real parts: the compiled fixture, the official SDK v1 client, RS256 JWTs from a local JWKS.
  */
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { jwtAuthArgs, startIssuer, type TestIssuer } from './support/jwt-issuer.js';
 import { type HttpServer, newClient, startHttp, textOf } from './support/serve-helpers.js';
 

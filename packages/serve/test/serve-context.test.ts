@@ -5,11 +5,11 @@
 // refuses is an internal error naming where; the caller's JWT subject and scopes reach the plugin.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { jwtAuthArgs, startIssuer, type TestIssuer } from './support/jwt-issuer.js';
 import {
   childPids,

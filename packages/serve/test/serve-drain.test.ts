@@ -9,16 +9,15 @@
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCALE_TOOLS } from '@entropic-mcp/test-kit/cluster';
+import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modernRequest } from './support/raw-mcp.js';
-import { SCALE_TOOLS } from './support/scale-cluster.js';
 import { CLIENT_KINDS, connectClient, settleWithin } from './support/sdk-clients.js';
-import { type HttpServer, LOADER_ROOT, startHttp, tempDir, waitFor } from './support/serve-helpers.js';
+import { type HttpServer, startHttp, TASK_TOOLS, tempDir, waitFor } from './support/serve-helpers.js';
 
-const TASK_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
 const LOST_ON_STOP =
   /Request lost: the server process that was serving it \(.+\) shut down before it finished/;
 let dir: string;

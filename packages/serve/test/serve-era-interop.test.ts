@@ -10,8 +10,8 @@ import {
   connectHttp,
   examplePlugins,
   type HttpServer,
-  LOADER_ROOT,
   REPO_ROOT,
+  SERVE_ROOT,
   startHttp,
   textOf,
 } from './support/serve-helpers.js';
@@ -36,7 +36,7 @@ runEraInterop({
     new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'serve', ...args()],
-      cwd: LOADER_ROOT,
+      cwd: SERVE_ROOT,
     }),
 });
 

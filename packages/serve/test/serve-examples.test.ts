@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { loadPlugin } from '@entropic-mcp/loader';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlugin } from '../src/load.js';
 import { connectHttp, examplePlugins, REPO_ROOT, textOf } from './support/serve-helpers.js';
 
 const SCRIPT = join(REPO_ROOT, 'scripts', 'serve-examples.mjs');

@@ -8,10 +8,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { freePort } from '@entropic-mcp/test-kit/ports';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../redis/test/support/ports.js';
-import { fixture } from './support/fixtures.js';
 import { newClient, runServe, startHttp, tempDir, textOf } from './support/serve-helpers.js';
 
 const REFUSAL = 'refusing to hand request headers that carry credentials to plugins';

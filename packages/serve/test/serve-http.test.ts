@@ -1,9 +1,9 @@
 // `entropic-mcp serve --http` with the official SDK client over Streamable HTTP: fixtures and the examples.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadPlugin } from '@entropic-mcp/loader';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPlugin } from '../src/load.js';
 import {
   alive,
   buildFixture,

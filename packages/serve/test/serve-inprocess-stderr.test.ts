@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import {
   alive,
   childPids,

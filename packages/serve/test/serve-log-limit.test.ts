@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { connectHttp, examplePlugins, startHttp, tempDir, textOf } from './support/serve-helpers.js';
 
 const ECHO = examplePlugins().find((p) => p.endsWith('echo.so')) as string;

@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import { jwtAuthArgs, startIssuer, type TestIssuer } from './support/jwt-issuer.js';
 import { type HttpServer, newClient, startHttp, tempDir, textOf } from './support/serve-helpers.js';
 

@@ -10,11 +10,17 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SCALE_TOOLS, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import {
+  callTool,
+  openLegacySession,
+  openSse,
+  rawRequest,
+  type SseReader,
+} from '@entropic-mcp/test-kit/raw-mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, useDeployment } from './support/deployment.js';
 import { jwtAuthArgs, startIssuer, type TestIssuer } from './support/jwt-issuer.js';
-import { callTool, openLegacySession, openSse, rawRequest, type SseReader } from './support/raw-mcp.js';
-import { SCALE_TOOLS, startScaleCluster } from './support/scale-cluster.js';
 import { startHttp, tempDir, textOf, waitFor } from './support/serve-helpers.js';
 
 const AUDIENCE = 'https://mcp.example.test/mcp';

@@ -1,16 +1,17 @@
 // A plugin's `result` text reaches the official clients exactly (it is written to the wire as the plugin wrote
 // it), in both hosting modes, over stdio and Streamable HTTP, in both protocol eras; a malformed answer is still
 // a named tool error.
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
 import {
   CLI,
   connectHttp,
   connectStdio,
   type HttpServer,
-  LOADER_ROOT,
+  SERVE_ROOT,
   startHttp,
   textOf,
 } from './support/serve-helpers.js';
@@ -44,7 +45,7 @@ for (const isolation of ['process', 'none'] as const) {
         new StdioClientTransport({
           command: process.execPath,
           args: [CLI, 'serve', ...args],
-          cwd: LOADER_ROOT,
+          cwd: SERVE_ROOT,
         }),
       );
       const httpV2 = modernClient();

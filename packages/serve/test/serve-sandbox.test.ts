@@ -4,10 +4,10 @@
 // answered throughout. A sandbox with --isolation none, or a bad one, is refused before anything starts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { type Arena, HOSTILE, listening, makeArena, type Port } from '@entropic-mcp/test-kit/sandbox-arena';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { type Arena, HOSTILE, listening, makeArena, type Port } from './support/sandbox.js';
 import {
   connectHttp,
   connectStdio,

@@ -7,22 +7,21 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture } from './support/fixtures.js';
-import { modernRequest } from './support/raw-mcp.js';
 import {
   connectHttp,
   type HttpServer,
-  LOADER_ROOT,
   REPO_ROOT,
   runServe,
   startHttp,
+  TASK_TOOLS,
   tempDir,
   textOf,
 } from './support/serve-helpers.js';
 
-const TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
 const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');
 let server: HttpServer;
 let ids = 0;
@@ -41,7 +40,7 @@ beforeAll(async () => {
       `    - path: ${SLOW}`,
       '      task_support: optional',
       '  tools_modules:',
-      `    - path: ${TOOLS}`,
+      `    - path: ${TASK_TOOLS}`,
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
       '  tasks:',
       '    poll_interval_ms: 100',

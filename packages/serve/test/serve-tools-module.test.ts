@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import {
   buildFixture,
   connectStdio,
-  LOADER_ROOT,
   runServe,
+  SERVE_ROOT,
   tempDir,
   textOf,
   waitFor,
 } from './support/serve-helpers.js';
 
-const MODULES = join(LOADER_ROOT, 'test', 'fixtures', 'tools-modules');
+const MODULES = join(SERVE_ROOT, 'test', 'fixtures', 'tools-modules');
 
 describe('serve --tools-module', () => {
   it('serves the module tools beside the plugin tools, and their list changes reach the client', async () => {

@@ -3,9 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkSymbols } from '@entropic-mcp/loader/internal';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
-import { checkSymbols } from '../src/verify/check-symbols.js';
-import { fixture } from './support/fixtures.js';
 import { CLI, compileFixture, REPO_ROOT, tempDir } from './support/serve-helpers.js';
 
 const SLOW = join(REPO_ROOT, 'examples', 'plugins', 'slow', 'build', 'slow.so');

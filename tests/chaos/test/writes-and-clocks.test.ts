@@ -5,11 +5,10 @@
  * did not take, and the clocks the processes share are Redis's.
  */
 
-import { join } from 'node:path';
+import { faketimeEnv } from '@entropic-mcp/test-kit/faketime';
+import { type Refusal, refuseWrites } from '@entropic-mcp/test-kit/refuse-writes';
+import { TASK_TOOLS } from '@entropic-mcp/test-kit/serve-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faketimeEnv } from '../../../packages/loader/test/support/faketime.js';
-import { LOADER_ROOT } from '../../../packages/loader/test/support/serve-helpers.js';
-import { type Refusal, refuseWrites } from '../../../packages/redis/test/support/refuse-writes.js';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
 import { sleep } from './support/deadline.js';
 import { runScenario, type ScenarioRun } from './support/scenario.js';
@@ -82,11 +81,10 @@ describe('chaos: processes 10 minutes slow and fast', () => {
   const SKEW = ['-10m', '+10m', undefined];
 
   beforeAll(async () => {
-    const tasks = join(LOADER_ROOT, 'test', 'fixtures', 'tasks', 'tools.mjs');
     cluster = await startChaosCluster([], {
       mcp: [
         '  tools_modules:',
-        `    - path: ${tasks}`,
+        `    - path: ${TASK_TOOLS}`,
         '      task_support: { tasks.build: optional }',
         '  tasks:',
         `    default_ttl_ms: ${TASK_TTL_MS}`,

@@ -9,12 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HaproxyProcess } from '../../../redis/test/support/haproxy.js';
-import { type RedisProcess, startRedis } from '../../../redis/test/support/redis-server.js';
 import { startDeployedHaproxy } from './deployed-haproxy.js';
-import { examplePlugins, type HttpServer, LOADER_ROOT, startHttp, tempDir } from './serve-helpers.js';
+import type { HaproxyProcess } from './haproxy.js';
+import { type RedisProcess, startRedis } from './redis-server.js';
+import { examplePlugins, type HttpServer, REPO_ROOT, startHttp } from './serve-process.js';
+import { tempDir } from './temp.js';
 
-export const SCALE_TOOLS = join(LOADER_ROOT, 'test', 'fixtures', 'scale', 'tools.mjs');
+export const SCALE_TOOLS = join(REPO_ROOT, 'tests', 'kit', 'fixtures', 'scale-tools.mjs');
 export const ECHO_PLUGIN = examplePlugins().find((p) => p.endsWith('echo.so'));
 
 export interface ScaleCluster {

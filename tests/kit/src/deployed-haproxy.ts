@@ -9,9 +9,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HaproxyProcess } from '../../../redis/test/support/haproxy.js';
-import { freePort, waitForPort } from '../../../redis/test/support/ports.js';
-import { REPO_ROOT } from './serve-helpers.js';
+import type { HaproxyProcess } from './haproxy.js';
+import { freePort, waitForPort } from './ports.js';
+import { REPO_ROOT } from './serve-process.js';
 
 const GUIDE = join(REPO_ROOT, 'docs', 'scaling.md');
 

@@ -7,8 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { buildAdvice, platformLabel, resolveAddon } from '../native-files.js';
+import { HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import { buildAdvice, platformLabel, resolveAddon } from './native-files.js';
 
 /** One plugin instance on its own thread, speaking the plugin wire (see `native/addon/native_plugin.h`). */
 export interface NativePlugin {

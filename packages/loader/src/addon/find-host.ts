@@ -3,8 +3,8 @@
  * variable, else the first of `hostCandidates()` (see `../native-files.ts`) that can be run.
  */
 import { accessSync, chmodSync, constants, existsSync } from 'node:fs';
-import { HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { buildAdvice, HOST_NAME, hostCandidates, platformLabel } from '../native-files.js';
+import { HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import { buildAdvice, HOST_NAME, hostCandidates, platformLabel } from './native-files.js';
 
 export { HOST_NAME, hostCandidates };
 

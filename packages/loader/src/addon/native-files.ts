@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 export const HOST_NAME = 'entropic_plugin_host';
 export const PACKAGE_NAME = '@entropic-mcp/loader';
 
-/** The package root: this file sits in `src/` or `dist/`. */
-export const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+/** The package root: this file sits in `src/addon/` or `dist/addon/`. */
+export const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const require = createRequire(import.meta.url);
 

@@ -3,7 +3,7 @@
  * reads the host's pipe on the JS thread for a few microseconds instead of sleeping until libuv wakes it.
  * Isolated hosting works without the addon; it then simply does not spin.
  */
-import { optionalAddon } from '../inprocess/binding.js';
+import { optionalAddon } from './binding.js';
 
 const SCRATCH = 64 * 1024;
 

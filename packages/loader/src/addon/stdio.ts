@@ -9,7 +9,7 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { isatty, ReadStream, WriteStream } from 'node:tty';
-import { HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { HOST_ERROR_CODES, PluginError } from '../base/errors.js';
 import { loadAddon } from './binding.js';
 
 export interface PrivateStdio {

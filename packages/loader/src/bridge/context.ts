@@ -4,7 +4,7 @@
  * lets plugins read), and what the plugin says while it runs goes to the handler context (`ctx.progress`,
  * `ctx.log`). Plugins without the context never reach this file.
  */
-import type { CallerInfo, CallOptions, CallVoice } from '../types.js';
+import type { CallerInfo, CallOptions, CallVoice } from '../base/types.js';
 import type { BridgeToolContext } from './types.js';
 
 function stringOr(value: unknown): string | undefined {

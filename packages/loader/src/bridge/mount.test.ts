@@ -1,8 +1,8 @@
 // Tests of mounting plugin tools: name collisions and answer-to-result mapping.
 import { Later, McpServer } from '@entropic-mcp/server';
 import { describe, expect, it } from 'vitest';
-import { PluginError } from '../errors.js';
-import type { Plugin, PluginTool } from '../types.js';
+import { PluginError } from '../base/errors.js';
+import type { Plugin, PluginTool } from '../base/types.js';
 import { findCollisions, mountPlugin } from './mount.js';
 import { answerToResult, errorToResult } from './result.js';
 import type { BridgeToolHandler } from './types.js';

@@ -1,7 +1,7 @@
 /** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
 import { McpServer } from '@entropic-mcp/server';
-import type { CancelHook } from '../guard.js';
-import type { CallOptions, Plugin, PluginTool } from '../types.js';
+import type { CancelHook } from '../base/guard.js';
+import type { CallOptions, Plugin, PluginTool } from '../base/types.js';
 import { withContext } from './context.js';
 import {
   answerToRawResult,

@@ -2,8 +2,8 @@
 // field) is exactly what its fields serialise to, and it stops vouching for it as soon as anything changes them.
 import { PreparedJson } from '@entropic-mcp/server';
 import { describe, expect, it } from 'vitest';
-import { compactAnswer, plainAnswer } from '../answer-text.js';
-import type { PluginAnswer } from '../types.js';
+import { compactAnswer, plainAnswer } from '../base/answer-text.js';
+import type { PluginAnswer } from '../base/types.js';
 import { answerToRawResult, DIRECTIVES_META_KEY } from './result.js';
 
 const ESCAPES = 'q" b\\ s/ \b\f\n\r\t \u0001 é 😀 \u2028 </script>';

@@ -1,9 +1,9 @@
 /** How plugin answers and failures become `tools/call` results. */
 import { basename } from 'node:path';
 import { Later, PreparedJson, RawJson } from '@entropic-mcp/server';
-import { resultJsonOf, resultLiteralOf } from '../answer-text.js';
-import { PluginError } from '../errors.js';
-import type { CallReply, PluginAnswer } from '../types.js';
+import { resultJsonOf, resultLiteralOf } from '../base/answer-text.js';
+import { PluginError } from '../base/errors.js';
+import type { CallReply, PluginAnswer } from '../base/types.js';
 import type { BridgeTextContent, BridgeToolResult } from './types.js';
 
 /**

@@ -3,7 +3,7 @@
  * the public `addTool` of `@entropic-mcp/server` (whose `McpServer` satisfies `ToolHost`).
  */
 import type { TaskSupport } from '@entropic-mcp/server';
-import type { PluginDirective } from '../types.js';
+import type { PluginDirective } from '../base/types.js';
 
 export interface BridgeToolDefinition {
   name: string;

@@ -4,10 +4,10 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { SecretMasker } from '@entropic-mcp/server';
-import type { CallLimits } from './guard.js';
-import { type CheckedSandbox, checkSandboxOptions } from './sandbox/options.js';
-import type { SandboxPlan } from './sandbox/plan.js';
-import type { CallOptions, Isolation, LoadOptions } from './types.js';
+import type { CallLimits } from '../base/guard.js';
+import type { CallOptions, Isolation, LoadOptions } from '../base/types.js';
+import { type CheckedSandbox, checkSandboxOptions } from '../sandbox/options.js';
+import type { SandboxPlan } from '../sandbox/plan.js';
 
 const ISOLATIONS: readonly Isolation[] = ['process', 'none'];
 /** More instances than this is a typo, not a plan (each is a process or a thread). */

@@ -3,16 +3,8 @@
  * guard (time limit, cancellation, closed plugin), the load sequence and the calls' books. A hosting mode says
  * only how calls reach its instance and what stopping one early means there (`isolated/`, `inprocess/`).
  */
-import {
-  argsToJson,
-  checkCallOptions,
-  checkContextOptions,
-  checkDirectory,
-  checkToolName,
-  configToJson,
-  type ResolvedLoadOptions,
-} from './checks.js';
-import type { PluginError } from './errors.js';
+
+import type { PluginError } from '../base/errors.js';
 import {
   armCall,
   type CallLimits,
@@ -22,8 +14,8 @@ import {
   STOPPED,
   type StopCode,
   stoppedError,
-} from './guard.js';
-import { observeCall } from './telemetry.js';
+} from '../base/guard.js';
+import { observeCall } from '../base/telemetry.js';
 import type {
   CallOptions,
   CallReply,
@@ -32,11 +24,20 @@ import type {
   PluginAnswer,
   PluginTool,
   SandboxReport,
-} from './types.js';
-import { Call, settle } from './wire/calls.js';
-import type { AnswerSite, Ready } from './wire/decode.js';
-import { Op } from './wire/frames.js';
-import { callerMeta } from './wire/voice.js';
+} from '../base/types.js';
+import { Call, settle } from '../wire/calls.js';
+import type { AnswerSite, Ready } from '../wire/decode.js';
+import { Op } from '../wire/frames.js';
+import { callerMeta } from '../wire/voice.js';
+import {
+  argsToJson,
+  checkCallOptions,
+  checkContextOptions,
+  checkDirectory,
+  checkToolName,
+  configToJson,
+  type ResolvedLoadOptions,
+} from './checks.js';
 
 /** The reply of a call awaited as a promise. */
 function promised<T>(start: (reply: CallReply) => void): Promise<T> {

@@ -13,7 +13,7 @@ import type {
   PluginAnswer,
   PluginTool,
   SandboxReport,
-} from './types.js';
+} from '../base/types.js';
 
 export class PluginPool implements Plugin {
   readonly #members: readonly Plugin[];

@@ -3,11 +3,12 @@
  * enforce, decides the plan, refuses the plugin when a required part is missing, and says once what is not
  * enforced (`process.emitWarning`, code ENTROPIC_SANDBOX_PARTIAL or ENTROPIC_SANDBOX_AUDIT).
  */
-import type { ResolvedLoadOptions } from '../checks.js';
-import { findHost } from '../isolated/find-host.js';
-import { sweepHostCgroups } from './cgroup.js';
-import { planSandbox, type SandboxPlan, sandboxRefusal, sandboxWarning } from './plan.js';
-import { probeHost } from './probe.js';
+
+import { findHost } from '../addon/find-host.js';
+import { sweepHostCgroups } from '../sandbox/cgroup.js';
+import { planSandbox, type SandboxPlan, sandboxRefusal, sandboxWarning } from '../sandbox/plan.js';
+import { probeHost } from '../sandbox/probe.js';
+import type { ResolvedLoadOptions } from './checks.js';
 
 const swept = new Set<string>();
 

@@ -4,7 +4,7 @@
  * from the 'exit' event: queued calls are dropped, a call still inside a plugin gets a short grace period, then
  * each instance is destroyed and its library unloaded.
  */
-import type { NativePlugin } from './binding.js';
+import type { NativePlugin } from '../addon/binding.js';
 
 const open = new Set<NativePlugin>();
 let listening = false;

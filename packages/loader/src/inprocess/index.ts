@@ -1,8 +1,9 @@
 /**
  * The in-process hosting mode (`isolation: 'none'`), imported by `loadPlugin` only when asked for.
  */
-import type { ResolvedLoadOptions } from '../checks.js';
-import { loadAddon } from './binding.js';
+
+import { loadAddon } from '../addon/binding.js';
+import type { ResolvedLoadOptions } from '../hosting/checks.js';
 import { InProcessHost, type InProcessPlugin } from './plugin.js';
 
 export type { InProcessPlugin } from './plugin.js';

@@ -11,17 +11,18 @@
  * plugin cannot be interrupted in-process: it runs to its end on the instance's thread, and its late answer is
  * discarded.
  */
-import { argsToJson, checkToolName, type ResolvedLoadOptions } from '../checks.js';
-import type { PluginError } from '../errors.js';
-import { closedError, STOPPED, stoppedError } from '../guard.js';
-import { HostedPlugin } from '../hosted.js';
-import { SPIN_MICROS, SpinPolicy } from '../spin.js';
-import type { Isolation, Plugin, PluginAnswer } from '../types.js';
-import { parseAnswer } from '../validate.js';
+
+import type { Addon, NativePlugin } from '../addon/binding.js';
+import type { PluginError } from '../base/errors.js';
+import { closedError, STOPPED, stoppedError } from '../base/guard.js';
+import { SPIN_MICROS, SpinPolicy } from '../base/spin.js';
+import type { Isolation, Plugin, PluginAnswer } from '../base/types.js';
+import { parseAnswer } from '../base/validate.js';
+import { argsToJson, checkToolName, type ResolvedLoadOptions } from '../hosting/checks.js';
+import { HostedPlugin } from '../hosting/hosted.js';
 import { type Call, CallTable, settle } from '../wire/calls.js';
 import { answerTooLarge, type Ready, ReadyWait } from '../wire/decode.js';
 import { FrameReader, SPIN_HINT } from '../wire/frames.js';
-import type { Addon, NativePlugin } from './binding.js';
 import { track, untrack } from './exit.js';
 
 /** A plugin hosted in-process; it adds a synchronous call path to the `Plugin` surface. */

@@ -6,14 +6,14 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { MaskedStream, SecretMasker } from '@entropic-mcp/server';
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
+import { spinReader } from '../addon/spin-read.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import { SPIN_MICROS, SpinPolicy } from '../base/spin.js';
 import { LeftoverReaper, type Leftovers } from '../sandbox/leftovers.js';
 import { sandboxExitCause } from '../sandbox/plan.js';
-import { SPIN_MICROS, SpinPolicy } from '../spin.js';
 import { type Ready, ReadyWait } from '../wire/decode.js';
 import { cancelFrame, FrameReader, SPIN_HINT } from '../wire/frames.js';
 import { spawnHost } from './spawn-host.js';
-import { spinReader } from './spin-read.js';
 
 export interface HostExit {
   readonly exitCode: number | null;

@@ -3,13 +3,14 @@
  * crash, a hang or a runaway allocation in the plugin cannot reach Node. See `session.ts` for what happens to
  * calls on a crash, a timeout or a cancellation.
  */
-import type { ResolvedLoadOptions } from '../checks.js';
-import { HostedPlugin } from '../hosted.js';
-import type { Isolation, Plugin } from '../types.js';
+
+import { findHost } from '../addon/find-host.js';
+import type { Isolation, Plugin } from '../base/types.js';
+import type { ResolvedLoadOptions } from '../hosting/checks.js';
+import { HostedPlugin } from '../hosting/hosted.js';
 import type { Call } from '../wire/calls.js';
 import type { Ready } from '../wire/decode.js';
 import { Op } from '../wire/frames.js';
-import { findHost } from './find-host.js';
 import { HostSession } from './session.js';
 
 class IsolatedPlugin extends HostedPlugin {

@@ -18,8 +18,8 @@
  *   if the host is still on that call after the grace period (`cancelGraceMs`) is it killed as above. A call
  *   cancelled while queued is skipped by the host when it comes up.
  */
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { countHostExit, countHostRestart } from '../telemetry.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import { countHostExit, countHostRestart } from '../base/telemetry.js';
 import { Call, type CallReply, CallTable, settle } from '../wire/calls.js';
 import { type AnswerSite, opName, type Ready } from '../wire/decode.js';
 import { Op } from '../wire/frames.js';

@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
 import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
-import { optionalAddon } from '../inprocess/binding.js';
+import { optionalAddon } from '../addon/binding.js';
 
 export interface SpawnedHost {
   readonly child: ChildProcess;

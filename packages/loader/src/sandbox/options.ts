@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { closest } from '../suggest.js';
-import type { SandboxOptions } from '../types.js';
+import { closest } from '../base/suggest.js';
+import type { SandboxOptions } from '../base/types.js';
 
 /** The host takes no more of each (native/host/sandbox_spec.h). */
 export const MAX_SANDBOX_ENTRIES = 64;

@@ -1,7 +1,7 @@
 // How a sandbox is enforced on kernels with more or fewer parts: the plan's host description, what it reports as
 // enforced, and what is missing (which refuses a required sandbox).
 import { describe, expect, it } from 'vitest';
-import type { SandboxSupport } from '../types.js';
+import type { SandboxSupport } from '../base/types.js';
 import { checkSandboxOptions } from './options.js';
 import { planSandbox, sandboxExitCause, summarizeSandbox } from './plan.js';
 

@@ -4,8 +4,8 @@
  * and by which kernel part, and what is missing. Fail closed: a missing part refuses the plugin unless the sandbox
  * says `required: false`, and then one warning names exactly what is not enforced. The wording of both lives here.
  */
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import type { SandboxReport, SandboxSupport } from '../types.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import type { SandboxReport, SandboxSupport } from '../base/types.js';
 import type { Leftovers } from './leftovers.js';
 import type { CheckedSandbox } from './options.js';
 

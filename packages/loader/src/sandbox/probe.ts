@@ -5,9 +5,9 @@
  * part missing), and kept for the life of this process.
  */
 import { execFile } from 'node:child_process';
-import { HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { findHost } from '../isolated/find-host.js';
-import type { SandboxSupport } from '../types.js';
+import { findHost } from '../addon/find-host.js';
+import { HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import type { SandboxSupport } from '../base/types.js';
 
 const asked = new Map<string, Promise<SandboxSupport>>();
 

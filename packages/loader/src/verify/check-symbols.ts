@@ -3,8 +3,8 @@
  * current API version requires is exported as a function, the optional ones (the plugin context) are reported
  * when present, and no `entropic_*` symbol is needed from an engine library no loader provides.
  */
-import { apiVersion, entryPoints, optionalEntryPoints } from '../abi.js';
-import { closest } from '../suggest.js';
+import { apiVersion, entryPoints, optionalEntryPoints } from '../base/abi.js';
+import { closest } from '../base/suggest.js';
 import { dynamicSymbols } from './elf-symbols.js';
 
 export interface SymbolVerdict {

@@ -6,7 +6,7 @@
  * call must stop early is the hosting mode's business; this only keeps the books.
  */
 
-import type { CallReply, CallVoice, PluginAnswer } from '../types.js';
+import type { CallReply, CallVoice, PluginAnswer } from '../base/types.js';
 import { type AnswerSite, decodeCode, decodeExecute, decodeToolList, withStructured } from './decode.js';
 import { Op, requestText, Status } from './frames.js';
 import { InFlight } from './in-flight.js';

@@ -3,11 +3,11 @@
  * answer, a list_tools text, the code of configure / set_working_dir, the ready frame of a load. A frame that
  * does not fit its call becomes the PluginError it is worth, named after the plugin and the tool.
  */
-import { plainAnswer } from '../answer-text.js';
-import { describePlugin, HOST_ERROR_CODES, PluginError } from '../errors.js';
-import { loadRefusal } from '../guard.js';
-import type { PluginAnswer, PluginTool } from '../types.js';
-import { parseAnswer, parseToolList } from '../validate.js';
+import { plainAnswer } from '../base/answer-text.js';
+import { describePlugin, HOST_ERROR_CODES, PluginError } from '../base/errors.js';
+import { loadRefusal } from '../base/guard.js';
+import type { PluginAnswer, PluginTool } from '../base/types.js';
+import { parseAnswer, parseToolList } from '../base/validate.js';
 import { Feature, Op, Status } from './frames.js';
 
 /** Where an answer came from, as messages name it. */

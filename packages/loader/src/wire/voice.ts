@@ -3,8 +3,8 @@
  * carries to the instance, and the frames a running call sends back through its context (progress, logs, a
  * structured result), decoded for the call they belong to.
  */
-import { type LogLevelName, logLevelName } from '../abi.js';
-import type { CallerInfo, CallVoice } from '../types.js';
+import { type LogLevelName, logLevelName } from '../base/abi.js';
+import type { CallerInfo, CallVoice } from '../base/types.js';
 import { Status } from './frames.js';
 
 const UNIT = '\x1f';

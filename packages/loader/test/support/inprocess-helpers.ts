@@ -4,9 +4,9 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LoadOptions, PluginAnswer } from '../../src/base/types.js';
 import type { InProcessPlugin } from '../../src/inprocess/index.js';
 import { loadPlugin } from '../../src/load.js';
-import type { LoadOptions, PluginAnswer } from '../../src/types.js';
 
 export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(LOADER_ROOT, 'test', 'fixtures', 'build');

@@ -5,8 +5,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Addon } from '../../src/inprocess/binding.js';
-import { hostCandidates } from '../../src/isolated/find-host.js';
+import type { Addon } from '../../src/addon/binding.js';
+import { hostCandidates } from '../../src/addon/find-host.js';
 import { FrameReader } from '../../src/wire/frames.js';
 import { LOADER_ROOT } from './inprocess-helpers.js';
 

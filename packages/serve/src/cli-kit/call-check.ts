@@ -3,9 +3,10 @@
  * inputSchema. The arguments are judged by the server runtime itself (the tool registered on an in-memory
  * `McpServer` and called over the protocol), so `call` refuses exactly what `serve` would refuse a client.
  */
+
+import type { PluginTool } from '@entropic-mcp/loader';
+import { didYouMean } from '@entropic-mcp/loader/internal';
 import { createInMemoryTransportPair, McpServer } from '@entropic-mcp/server';
-import { didYouMean } from './suggest.js';
-import type { PluginTool } from './types.js';
 
 /** The call was refused before reaching the plugin; the message names the tool or the field. */
 export class CallRefused extends Error {}

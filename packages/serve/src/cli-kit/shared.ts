@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { PluginError } from './errors.js';
-import { readSandboxFlag } from './serve/config/sandbox.js';
-import type { Isolation, SandboxOptions } from './types.js';
+import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
+import { PluginError } from '@entropic-mcp/loader';
+import { readSandboxFlag } from '../config/sandbox.js';
 
 export class UsageError extends Error {}
 
@@ -96,7 +96,7 @@ export function report(command: string, error: unknown): number {
  */
 export function runContained(command: string, argv: string[]): number | undefined {
   if (process.env[CHILD_ENV] === '1') return undefined;
-  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../cli.js', import.meta.url));
   const child = spawnSync(process.execPath, [cli, command, ...argv], {
     stdio: 'inherit',
     env: { ...process.env, [CHILD_ENV]: '1' },

@@ -6,8 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCommandArgs, report, UsageError } from '../cli-shared.js';
-import { hostCandidates, PACKAGE_NAME, packageRoot, platformLabel, resolveAddon } from '../native-files.js';
+import {
+  hostCandidates,
+  PACKAGE_NAME,
+  packageRoot,
+  platformLabel,
+  resolveAddon,
+} from '@entropic-mcp/loader/addon';
+import { parseCommandArgs, report, UsageError } from '../cli-kit/shared.js';
 
 const USAGE = 'usage: entropic-mcp build-native [-- NODE_GYP_ARGS...]\n';
 

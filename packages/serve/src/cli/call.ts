@@ -3,7 +3,10 @@
  * [--timeout MS] [--sandbox SPEC] [--no-validate]`: one call, checked first like `serve` would check it; prints
  * the answer.
  */
-import { checkCall } from '../call-check.js';
+
+import type { LoadOptions } from '@entropic-mcp/loader';
+import { loadPlugin } from '@entropic-mcp/loader';
+import { checkCall } from '../cli-kit/call-check.js';
 import {
   isolationOf,
   parseCommandArgs,
@@ -13,9 +16,7 @@ import {
   runContained,
   sandboxOf,
   UsageError,
-} from '../cli-shared.js';
-import { loadPlugin } from '../load.js';
-import type { LoadOptions } from '../types.js';
+} from '../cli-kit/shared.js';
 
 const USAGE =
   'usage: entropic-mcp call PLUGIN.so TOOL [ARGS_JSON] [--config JSON] [--cwd DIR] ' +

@@ -2,6 +2,9 @@
  * `entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--sandbox SPEC] [--json]`: load,
  * check, describe.
  */
+
+import type { Plugin } from '@entropic-mcp/loader';
+import { loadPlugin } from '@entropic-mcp/loader';
 import {
   isolationOf,
   onePluginPath,
@@ -10,9 +13,7 @@ import {
   runContained,
   sandboxOf,
   UsageError,
-} from '../cli-shared.js';
-import { loadPlugin } from '../load.js';
-import type { Plugin } from '../types.js';
+} from '../cli-kit/shared.js';
 
 const USAGE =
   'usage: entropic-mcp inspect PLUGIN.so [--isolation process|none] [--instances N] [--sandbox SPEC] [--json]\n';

@@ -4,7 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandArgs, report, UsageError } from '../cli-shared.js';
+import { parseCommandArgs, report, UsageError } from '../cli-kit/shared.js';
 
 const USAGE = `usage: entropic-mcp new-plugin NAME [--dir DIR] [--plain]
 

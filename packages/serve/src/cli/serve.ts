@@ -3,16 +3,16 @@ import cluster from 'node:cluster';
 import { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { usageHint } from '../cli-shared.js';
-import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../serve/config/args.js';
-import { loadServeConfig } from '../serve/config/parse.js';
-import { resolveServePlan, type ServePlan } from '../serve/config/plan.js';
-import { type Observability, startObservability } from '../serve/observe/index.js';
-import { createServeLog, type ServeLog } from '../serve/observe/log.js';
-import { OtelEnvError } from '../serve/observe/otel-env.js';
-import { whenParentGone } from '../serve/orphan.js';
-import { type ServeHandle, startServe } from '../serve/start.js';
-import { runWorkers, WORKER_INDEX_ENV, type WorkerStop } from '../serve/workers.js';
+import { usageHint } from '../cli-kit/shared.js';
+import { parseServeArgs, SERVE_USAGE, type ServeArgs, UsageError } from '../config/args.js';
+import { loadServeConfig } from '../config/parse.js';
+import { resolveServePlan, type ServePlan } from '../config/plan.js';
+import { type Observability, startObservability } from '../observe/index.js';
+import { createServeLog, type ServeLog } from '../observe/log.js';
+import { OtelEnvError } from '../observe/otel-env.js';
+import { whenParentGone } from '../run/orphan.js';
+import { type ServeHandle, startServe } from '../run/start.js';
+import { runWorkers, WORKER_INDEX_ENV, type WorkerStop } from '../run/workers.js';
 
 /** The CLI entry (`dist/cli.js`), so the printed client config runs this same installation. */
 const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));

@@ -1,6 +1,7 @@
 /** `entropic-mcp verify-plugin PLUGIN.so [--json]`: a plugin library's symbols against the ABI lock, without loading it. */
-import { onePluginPath, parseCommandArgs, report } from '../cli-shared.js';
-import { checkSymbols, type SymbolVerdict, symbolsOk } from '../verify/check-symbols.js';
+
+import { checkSymbols, type SymbolVerdict, symbolsOk } from '@entropic-mcp/loader/internal';
+import { onePluginPath, parseCommandArgs, report } from '../cli-kit/shared.js';
 
 const USAGE = 'usage: entropic-mcp verify-plugin PLUGIN.so [--json]\n';
 

@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Isolation, SandboxOptions } from '../../types.js';
+import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import { readSandboxFlag } from './sandbox.js';
 import type { ClientLimitsConfig } from './types.js';
 

@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { closest } from '../../suggest.js';
-import type { Isolation, SandboxOptions } from '../../types.js';
+import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
+import { closest } from '@entropic-mcp/loader/internal';
 import { contextHeaderName, parseHttpAddress } from './args.js';
 import { readSandbox } from './sandbox.js';
 import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';

@@ -2,10 +2,9 @@
 // every plugin (SPEC is the same mapping, written inline as YAML), read into the loader's SandboxOptions. Keys are
 // those of the config (`memory_mb`); relative paths are taken from the config file's folder, or the current one.
 import { isAbsolute, resolve } from 'node:path';
+import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
+import { checkSandboxOptions, didYouMean } from '@entropic-mcp/loader/internal';
 import { parse } from 'yaml';
-import { checkSandboxOptions } from '../../sandbox/options.js';
-import { didYouMean } from '../../suggest.js';
-import type { Isolation, SandboxOptions } from '../../types.js';
 
 const KEYS = {
   read: 'read',

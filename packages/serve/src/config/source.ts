@@ -1,8 +1,8 @@
 // The config file being read: where each of its keys and values sits, so that every refusal names the file and
 // the line, and the checks each part of the config makes of its keys and values, worded once.
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { didYouMean } from '@entropic-mcp/loader/internal';
 import { isMap, LineCounter, parseDocument } from 'yaml';
-import { didYouMean } from '../../suggest.js';
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
 export class ConfigError extends Error {

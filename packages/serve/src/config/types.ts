@@ -1,5 +1,5 @@
 // Types of a serve config file and its plugin entries.
-import type { Isolation, SandboxOptions } from '../../types.js';
+import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import type { TaskLimits, TaskSupportSetting, ToolsModuleEntry } from './tasks.js';
 
 /** One plugin to serve, with every path already absolute. */

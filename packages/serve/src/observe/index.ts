@@ -4,7 +4,7 @@
  * plugins. With `--workers`, the primary serves the endpoint and the workers answer it (cluster-metrics.ts).
  */
 import type { Worker } from 'node:cluster';
-import { onPluginEvent } from '../../telemetry.js';
+import { onPluginEvent } from '@entropic-mcp/loader/internal';
 import type { ServeLog } from './log.js';
 import { readOtelEnv } from './otel-env.js';
 import { exposedMetricsWarning, prometheusText, serveMetrics } from './prometheus.js';

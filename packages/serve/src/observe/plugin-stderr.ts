@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAddon } from '../../inprocess/binding.js';
+import { loadAddon } from '@entropic-mcp/loader/addon';
 import type { ServeLog } from './log.js';
 
 const RELAY = fileURLToPath(new URL('./stderr-relay.js', import.meta.url));

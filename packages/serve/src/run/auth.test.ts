@@ -1,8 +1,8 @@
 // Tests of the serve --auth-* options and the token file.
 import { describe, expect, it } from 'vitest';
+import { parseServeArgs, UsageError } from '../config/args.js';
 import { parseTokenFile } from './auth.js';
 import { formatBanner } from './banner.js';
-import { parseServeArgs, UsageError } from './config/args.js';
 
 describe('serve --auth-* options', () => {
   it('reads the JWKS triple and the token file (made absolute), only with --http', () => {

@@ -5,7 +5,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { bearerAuth, type HttpAuthOptions } from '@entropic-mcp/server/http';
-import { type ServeAuthArgs, UsageError } from './config/args.js';
+import { type ServeAuthArgs, UsageError } from '../config/args.js';
 
 export interface ServeAuth {
   readonly options: HttpAuthOptions;

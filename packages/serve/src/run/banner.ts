@@ -1,7 +1,7 @@
 /** What `serve` prints on stderr once it is ready: the plugins, their tools, and how to connect. */
 
-import type { Plugin } from '../types.js';
-import type { ServeTransport } from './config/args.js';
+import type { Plugin } from '@entropic-mcp/loader';
+import type { ServeTransport } from '../config/args.js';
 
 export interface BannerInput {
   readonly plugins: readonly Plugin[];

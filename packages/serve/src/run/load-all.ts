@@ -1,8 +1,8 @@
 /** Loads every configured plugin at once and sorts the outcomes into loaded and failed. */
 
-import { loadPlugin } from '../load.js';
-import type { LoadOptions, Plugin } from '../types.js';
-import type { PluginEntry } from './config/types.js';
+import type { LoadOptions, Plugin } from '@entropic-mcp/loader';
+import { loadPlugin } from '@entropic-mcp/loader';
+import type { PluginEntry } from '../config/types.js';
 
 export interface LoadedPlugin {
   readonly entry: PluginEntry;

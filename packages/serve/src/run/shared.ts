@@ -9,7 +9,7 @@
 
 import type { ServerOptions, TaskOptions } from '@entropic-mcp/server';
 import type { ServeHttpOptions } from '@entropic-mcp/server/http';
-import type { ServePlan } from './config/plan.js';
+import type { ServePlan } from '../config/plan.js';
 
 export interface SharedServe {
   readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState' | 'tasks' | 'clock'>;

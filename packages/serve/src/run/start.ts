@@ -4,22 +4,21 @@
  */
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { DirectivesHook, Plugin } from '@entropic-mcp/loader';
+import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '@entropic-mcp/loader';
+import type { PrivateStdio } from '@entropic-mcp/loader/addon';
 import { McpServer } from '@entropic-mcp/server';
 import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
-import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '../bridge/mount.js';
-import type { DirectivesHook } from '../bridge/types.js';
-import type { PrivateStdio } from '../inprocess/stdio.js';
-import type { Plugin } from '../types.js';
+import { type ServeArgs, UsageError } from '../config/args.js';
+import { credentialHeadersWarning } from '../config/context-headers.js';
+import { loadServeConfig } from '../config/parse.js';
+import { resolveServePlan } from '../config/plan.js';
+import { unknownTools } from '../config/tasks.js';
+import { createServeLog, type ServeLog } from '../observe/log.js';
 import { loadServeAuth, type ServeAuth } from './auth.js';
 import { formatBanner } from './banner.js';
-import { type ServeArgs, UsageError } from './config/args.js';
-import { credentialHeadersWarning } from './config/context-headers.js';
-import { loadServeConfig } from './config/parse.js';
-import { resolveServePlan } from './config/plan.js';
-import { unknownTools } from './config/tasks.js';
 import { describeLoadFailure, type LoadedPlugin, loadAll } from './load-all.js';
-import { createServeLog, type ServeLog } from './observe/log.js';
 import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
@@ -162,11 +161,11 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   const inProcess = plan.plugins.find((p) => p.isolation === 'none');
   if (log !== undefined && inProcess !== undefined) {
     const paths = plan.plugins.filter((p) => p.isolation === 'none').map((p) => p.path);
-    await (await import('./observe/plugin-stderr.js')).relayPluginStderr(log, paths);
+    await (await import('../observe/plugin-stderr.js')).relayPluginStderr(log, paths);
   }
   let privateStdio: PrivateStdio | undefined;
   if (inProcess !== undefined) {
-    const stdio = await import('../inprocess/stdio.js');
+    const stdio = await import('@entropic-mcp/loader/addon');
     if (plan.transport.kind === 'stdio') privateStdio = stdio.protectStdio(inProcess.path);
     else stdio.setStdioAside(inProcess.path);
   }

@@ -5,7 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@entropic-mcp/server';
-import { type TaskSupportSetting, taskSupportFor } from './config/tasks.js';
+import { type TaskSupportSetting, taskSupportFor } from '../config/tasks.js';
 
 /** What a tools module's `register` (or default export) receives besides the server. */
 export interface ToolsModuleContext {

@@ -7,12 +7,12 @@
 
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { type ServeArgs, UsageError } from './config/args.js';
-import { loadServeConfig } from './config/parse.js';
-import { resolveServePlan, type ServePlan } from './config/plan.js';
-import { serveClusterMetrics } from './observe/index.js';
-import type { ServeLog } from './observe/log.js';
-import { readOtelEnv } from './observe/otel-env.js';
+import { type ServeArgs, UsageError } from '../config/args.js';
+import { loadServeConfig } from '../config/parse.js';
+import { resolveServePlan, type ServePlan } from '../config/plan.js';
+import { serveClusterMetrics } from '../observe/index.js';
+import type { ServeLog } from '../observe/log.js';
+import { readOtelEnv } from '../observe/otel-env.js';
 import { whenParentGone } from './orphan.js';
 
 /** The environment variable carrying a worker's index (0 prints the start-up report). */

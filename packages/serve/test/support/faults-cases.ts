@@ -4,10 +4,13 @@
  * `entropic-mcp serve`. Two copies of the fixture are served: `faulty` (called with the fault) and
  * `calm` (slow calls kept in flight meanwhile).
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
 import { compileFixture, textOf } from './serve-helpers.js';
+
+const FAULTY_SOURCE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'faults', 'faulty.c');
 
 /**
  * Per-call time limit given to serve: the `hang` row ends by it. It counts from when a call is queued, so it
@@ -39,7 +42,7 @@ export const FAULTS: readonly FaultRow[] = [
 
 /** Compiles the fixture as plugin `name` into `dir`. */
 export function buildFaulty(dir: string, name: string): string {
-  return compileFixture(join('faults', 'faulty.c'), name, join(dir, `lib${name}.so`));
+  return compileFixture(FAULTY_SOURCE, name, join(dir, `lib${name}.so`));
 }
 
 /**

@@ -5,7 +5,7 @@
  * send.
  */
 import { Agent, request } from 'node:http';
-import { LEGACY_VERSION, MODERN_VERSION, openLegacySession } from './raw-mcp.js';
+import { LEGACY_VERSION, MODERN_VERSION, openLegacySession } from '@entropic-mcp/test-kit/raw-mcp';
 
 /** Few connections, kept open: thousands of requests stay within serve's per-address and accept-rate limits. */
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });

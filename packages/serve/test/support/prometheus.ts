@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitForPort } from '../../../redis/test/support/ports.js';
+import { freePort, waitForPort } from '@entropic-mcp/test-kit/ports';
 
 export interface PrometheusProcess {
   readonly url: string;

@@ -4,7 +4,7 @@
  * afterwards, so the server must find such streams itself.
  */
 
-import { openLegacySession, openSse } from '../../../../packages/loader/test/support/raw-mcp.js';
+import { openLegacySession, openSse } from '@entropic-mcp/test-kit/raw-mcp';
 
 export interface Abandoned {
   /** GET streams opened (status 200) and then abandoned. */

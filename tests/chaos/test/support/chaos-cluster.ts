@@ -9,13 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import {
   type ScaleCluster,
   type ScaleClusterOptions,
   startScaleCluster,
-} from '../../../../packages/loader/test/support/scale-cluster.js';
-import { tempDir } from '../../../../packages/loader/test/support/serve-helpers.js';
+} from '@entropic-mcp/test-kit/cluster';
+import { tempDir } from '@entropic-mcp/test-kit/temp';
+import { Redis } from 'ioredis';
 import { type CutProxy, startCutProxy } from './cut-proxy.js';
 
 export const CHAOS_TOOLS = resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/chaos/tools.mjs');

@@ -5,7 +5,7 @@
  * `requestState`. Each attempt is a request in the ledger: refused is correct, served is wrong.
  */
 
-import { lastMessage, openSse, rawRequest } from '../../../../packages/loader/test/support/raw-mcp.js';
+import { lastMessage, openSse, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { sleep, withDeadline } from './deadline.js';
 import type { Ledger, Outcome } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';

@@ -7,7 +7,7 @@
  * attempt is a request in the ledger.
  */
 
-import { callTool, openLegacySession } from '../../../../packages/loader/test/support/raw-mcp.js';
+import { callTool, openLegacySession } from '@entropic-mcp/test-kit/raw-mcp';
 import { withDeadline } from './deadline.js';
 import type { Outcome } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';

@@ -4,7 +4,7 @@
  * SDK drops the second), and each SSE event with its id (what a GET stream delivered, and in what order).
  */
 
-import { parseEvent } from '../../../../packages/loader/test/support/raw-mcp.js';
+import { parseEvent } from '@entropic-mcp/test-kit/raw-mcp';
 import { describeError } from './deadline.js';
 
 /** The stored stream an event id belongs to (`<stream>.<seq>`). */

@@ -16,8 +16,8 @@ import {
   MODERN_VERSION,
   rawRequest,
   TASKS_CLIENT,
-} from '../../../../packages/loader/test/support/raw-mcp.js';
-import { REFUSAL_TEXT, type Refusal } from '../../../../packages/redis/test/support/refuse-writes.js';
+} from '@entropic-mcp/test-kit/raw-mcp';
+import { REFUSAL_TEXT, type Refusal } from '@entropic-mcp/test-kit/refuse-writes';
 import { sleep, withDeadline } from './deadline.js';
 import type { Outcome } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';

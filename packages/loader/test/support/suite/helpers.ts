@@ -1,4 +1,6 @@
 /** Types and helpers the shared plugin suite's files use. */
+
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { expect } from 'vitest';
 import {
   type Isolation,
@@ -7,7 +9,6 @@ import {
   type Plugin,
   PluginError,
 } from '../../../src/index.js';
-import { fixture } from '../fixtures.js';
 
 export interface SuiteCapabilities {
   /** The mode survives a plugin that segfaults, aborts or exits, and restarts it. */

@@ -6,9 +6,9 @@
 import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../../../src/index.js';
-import { fixture } from '../fixtures.js';
 import { runFaultCases } from './fault-cases.js';
 import { callError, fixtureLoader, loadError, type SuiteOptions } from './helpers.js';
 

@@ -6,8 +6,8 @@
  * redis-server first takes a copy of the data and becomes the master, so the replica keeps what it held.
  */
 
+import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { Redis } from 'ioredis';
-import { type RedisProcess, startRedis } from './redis-server.js';
 
 export type Refusal = 'OOM' | 'READONLY';
 
