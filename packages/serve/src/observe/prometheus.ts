@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { MetricData, ResourceMetrics } from '@opentelemetry/sdk-metrics';
-import { isLoopback } from '../run/banner.js';
+import { isLoopback } from '../config/loopback.js';
 
 /** Prometheus's names for the units we use; an annotation (`{request}`) adds no suffix. */
 const UNIT_SUFFIX: Readonly<Record<string, string>> = {

@@ -2,6 +2,7 @@
 
 import type { Plugin } from '@entropic-mcp/loader';
 import type { ServeTransport } from '../config/args.js';
+import { isLoopback } from '../config/loopback.js';
 
 export interface BannerInput {
   readonly plugins: readonly Plugin[];
@@ -19,13 +20,6 @@ export interface BannerInput {
   readonly stdioCommand: readonly string[];
   /** The key used in the client config's `mcpServers`. */
   readonly serverName?: string;
-}
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/** Whether a listener bound to `host` is reachable from this machine only. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** A client config (the `mcpServers` form most MCP clients read) that reaches this server. */
