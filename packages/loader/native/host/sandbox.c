@@ -2,33 +2,12 @@
 #include "sandbox.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sandbox_spec.h"
-
-int sb_fail(sb_why_t* why, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why->text, sizeof why->text, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
-int sb_simulated_missing(const char* part) {
-  const char* list = getenv("ENTROPIC_SANDBOX_SIMULATE_MISSING");
-  if (list == NULL) return 0;
-  size_t len = strlen(part);
-  for (const char* at = list; (at = strstr(at, part)) != NULL; at += len) {
-    int starts = at == list || at[-1] == ',';
-    int ends = at[len] == '\0' || at[len] == ',';
-    if (starts && ends) return 1;
-  }
-  return 0;
-}
 
 static int number(const char* text, long max, long* out) {
   char* end = NULL;
