@@ -3,7 +3,7 @@
 // plugins, then in each round sends N requests whose method names were never seen before (half in a 2025-11-25
 // session, half as 2026-07-28 requests, `com.x/y` style for one in two) and scrapes /metrics. Prints, per round,
 // the series in the scrape, the scrape's size and time, and the serve process's RSS.
-//   node packages/loader/bench/metrics-cardinality.mjs [--rounds R] [--names N]
+//   node packages/serve/bench/metrics-cardinality.mjs [--rounds R] [--names N]
 // Defaults: 6 rounds of 2,000 names. Needs the workspace build (dist/ and the example plugins' build/).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../../..');
-const cli = join(repo, 'packages/loader/dist/cli.js');
+const cli = join(repo, 'packages/serve/dist/cli.js');
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);

@@ -2,7 +2,7 @@
 // Soak: many tools/call through `entropic-mcp serve` with the bundled example plugins (isolated hosts),
 // over stdio and over Streamable HTTP, sampling the resident memory (RSS) of the serve process and of
 // its plugin hosts. Prints the series and the growth from the first sample after warm-up to the last.
-//   node packages/loader/bench/soak.mjs [--stdio-calls N] [--http-calls N] [--warmup N] [--inflight N] [--samples N]
+//   node packages/serve/bench/soak.mjs [--stdio-calls N] [--http-calls N] [--warmup N] [--inflight N] [--samples N]
 // Defaults: 1,000,000 calls over stdio, 100,000 over HTTP, each after 50,000 warm-up calls that are not
 // measured (V8 grows its heap to a steady size first), 64 in flight (16 over HTTP), 20 samples. The growth
 // judged against the 5 % limit compares the mean RSS of the last quarter of samples with the first quarter.
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../../..');
-const cli = join(repo, 'packages/loader/dist/cli.js');
+const cli = join(repo, 'packages/serve/dist/cli.js');
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
   const i = argv.indexOf(`--${name}`);

@@ -3,7 +3,8 @@
 // compiled there; build a plugin whose Makefile finds the headers through abi-headers' own bin, serve it with the
 // installed `entropic-mcp` in both hosting modes, and call it with the official SDK client. Also: the musl host,
 // the advice for a platform without a prebuild and `entropic-mcp build-native`, publint on every tarball, and a
-// plain npm install (scripts on) of the loader without @entropic-mcp/redis: no install-script warning, no ioredis.
+// plain npm install (scripts on) of serve and the loader without @entropic-mcp/redis: no install-script warning, no
+// ioredis; and the loader installed alone: no bin, no OpenTelemetry SDK, no yaml.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, tempDir, textOf } from './support/serve-helpers.js';
 
-const PACKAGES = ['abi-headers', 'codegen', 'server', 'redis', 'loader'];
+const PACKAGES = ['abi-headers', 'codegen', 'server', 'redis', 'loader', 'serve'];
 const MINUTES = 60_000;
 const HAS_MUSL_GCC = spawnSync('musl-gcc', ['--version'], { stdio: 'ignore' }).status === 0;
 
@@ -21,9 +22,11 @@ let project: string;
 let env: NodeJS.ProcessEnv;
 let plugin: string;
 let installedLoader: string;
-/** A project where npm installed abi-headers, server and loader with scripts on, and not the Redis package. */
+/** A project where npm installed abi-headers, server, loader and serve with scripts on, and not the Redis package. */
 let plain: string;
 let plainInstall: string;
+/** A project where npm installed the loader (with abi-headers and server) and not serve: a loadPlugin user. */
+let library: string;
 const tarballs: Record<string, string> = {};
 
 /**
@@ -94,16 +97,33 @@ beforeAll(() => {
       '--no-audit',
       '--no-fund',
       '--no-package-lock',
-      ...['abi-headers', 'server', 'loader'].map((n) => tarballs[n]!),
+      ...['abi-headers', 'server', 'loader', 'serve'].map((n) => tarballs[n]!),
     ],
     { cwd: plain, encoding: 'utf8', timeout: 5 * MINUTES, killSignal: 'SIGKILL' },
   );
   plainInstall = `${installed.stdout}${installed.stderr}`;
   expect(installed.status, plainInstall).toBe(0);
+
+  library = tempDir('packed-library');
+  writeFileSync(
+    join(library, 'package.json'),
+    JSON.stringify({ name: 'library', private: true, type: 'module' }),
+  );
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      ...['abi-headers', 'server', 'loader'].map((n) => tarballs[n]!),
+    ],
+    library,
+  );
 }, 25 * MINUTES);
 
 afterAll(() => {
-  for (const dir of [packs, project, plain])
+  for (const dir of [packs, project, plain, library])
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -244,6 +264,25 @@ describe('installed with --ignore-scripts', () => {
     const listing = run('tar', ['tzf', tarballs.loader!], packs).split('\n');
     expect(listing).not.toContain('package/binding.gyp');
     expect(listing).toContain('package/native/binding.gyp');
+  });
+});
+
+describe('the loader installed without serve', () => {
+  it('brings no bin, no OpenTelemetry SDK or exporter and no yaml, and loads and calls a plugin', async () => {
+    expect(existsSync(join(library, 'node_modules', '.bin', 'entropic-mcp'))).toBe(false);
+    const modules = join(library, 'node_modules');
+    const otel = existsSync(join(modules, '@opentelemetry'))
+      ? readdirSync(join(modules, '@opentelemetry'))
+      : [];
+    expect(otel).toEqual(['api']);
+    expect(existsSync(join(modules, 'yaml'))).toBe(false);
+    const script = `import { loadPlugin } from '@entropic-mcp/loader';
+const p = await loadPlugin(${JSON.stringify(plugin)});
+console.log((await p.execute('hello', { name: 'library' })).result);
+await p.close();`;
+    expect(run(process.execPath, ['--input-type=module', '-e', script], library).trim()).toBe(
+      'Hello, library!',
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 // A real publish: `changeset version` and `changeset publish` from a temporary copy of the repository into a
-// local Verdaccio registry, then plain npm installs @entropic-mcp/server and @entropic-mcp/loader from it into an
-// empty project (no install-script warning, no Redis client), builds a plugin and serves it to the official SDK
-// client.
+// local Verdaccio registry, then plain npm installs @entropic-mcp/server and @entropic-mcp/serve (which brings the
+// loader) from it into an empty project (no install-script warning, no Redis client), builds a plugin and serves it
+// to the official SDK client with serve's `entropic-mcp`.
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -100,7 +100,7 @@ beforeAll(async () => {
   writeFileSync(join(project, '.npmrc'), `@entropic-mcp:registry=${registry.url}\n`);
   const install = spawnSync(
     'npm',
-    ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/loader'],
+    ['install', '--no-audit', '--no-fund', '@entropic-mcp/server', '@entropic-mcp/serve'],
     // A stalled install (waiting on the registry) is killed and reported instead of holding the run.
     { cwd: project, encoding: 'utf8', timeout: 10 * MINUTES, killSignal: 'SIGKILL' },
   );
@@ -116,11 +116,12 @@ afterAll(async () => {
 });
 
 describe('changeset publish to a local registry', () => {
-  it('versions each package on its own: the changed server, its dependent loader, nothing else', () => {
+  it('versions each package on its own: the changed server, its dependent loader and serve, nothing else', () => {
     expect(after.server).toBe(bump(before.server, 'minor'));
     expect(after.loader).toBe(bump(before.loader, 'patch'));
+    expect(after.serve).toBe(bump(before.serve, 'patch'));
     // The server is a peer of the Redis package and a 0.x minor leaves its ^ range: that is a major for it.
-    // The loader's optional peer range on the Redis package (>=0.1.0) takes it, so the loader stays a patch.
+    // Serve's optional peer range on the Redis package (>=0.1.0) takes it, so serve stays a patch.
     expect(after.redis).toBe(`${Number(before.redis.split('.')[0]) + 1}.0.0`);
     expect(after['abi-headers']).toBe(before['abi-headers']);
     expect(after.codegen).toBe(before.codegen);
@@ -136,6 +137,21 @@ describe('changeset publish to a local registry', () => {
     const loader = (await packument('loader')).versions[after.loader]!;
     expect(loader.dependencies?.['@entropic-mcp/server']).toBe(`^${after.server}`);
     expect(loader.dependencies?.['@entropic-mcp/abi-headers']).toBe(`^${after['abi-headers']}`);
+    const serve = (await packument('serve')).versions[after.serve]!;
+    expect(serve.dependencies?.['@entropic-mcp/loader']).toBe(`^${after.loader}`);
+  });
+
+  it('the published loader is the library alone: no bin, no OpenTelemetry SDK, no yaml', async () => {
+    const loader = (await packument('loader')).versions[after.loader]! as Manifest & { bin?: unknown };
+    expect(loader.bin).toBeUndefined();
+    const names = Object.keys(loader.dependencies ?? {});
+    expect(
+      names.filter((n) => n === 'yaml' || (n.startsWith('@opentelemetry/') && n !== '@opentelemetry/api')),
+    ).toEqual([]);
+    const serve = (await packument('serve')).versions[after.serve]! as Manifest & {
+      bin?: Record<string, string>;
+    };
+    expect(Object.keys(serve.bin ?? {})).toEqual(['entropic-mcp']);
   });
 
   it('the published loader carries its prebuilds', async () => {
@@ -165,6 +181,7 @@ describe('changeset publish to a local registry', () => {
         ).version;
       expect(installed('server')).toBe(after.server);
       expect(installed('loader')).toBe(after.loader);
+      expect(installed('serve')).toBe(after.serve);
       const bin = join(project, 'node_modules', '.bin');
       const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
       sh('npx', ['--no-install', 'entropic-mcp', 'new-plugin', 'greeter'], project, env);

@@ -111,7 +111,7 @@ export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin 
                       warning says how many
   --sandbox SPEC      the OS sandbox of every isolated plugin whose config entry has no sandbox:, written
                       like that key, inline: '{read: [/srv/data], connect: [5432], memory_mb: 512}' ({} is the
-                      strictest); see the loader README, "The sandbox"
+                      strictest); see the loader README, "The OS sandbox"
   --sandbox-audit     every sandbox logs the system calls it would refuse (to the plugin's stderr) instead of
                       refusing them, and leaves the file and network rules off; plugins with none get {}
   --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...

@@ -93,7 +93,7 @@ async function importRedis(): Promise<typeof import('@entropic-mcp/redis')> {
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new SharedStateError(
-      '--redis (or mcp.redis) needs the package @entropic-mcp/redis beside @entropic-mcp/loader: ' +
+      '--redis (or mcp.redis) needs the package @entropic-mcp/redis beside @entropic-mcp/serve: ' +
         'npm install @entropic-mcp/redis',
       { cause: error },
     );

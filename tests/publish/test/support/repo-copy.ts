@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-export const PUBLISHED = ['abi-headers', 'codegen', 'server', 'redis', 'loader'] as const;
+export const PUBLISHED = ['abi-headers', 'codegen', 'server', 'redis', 'loader', 'serve'] as const;
 
 const GIT_ENV = {
   GIT_AUTHOR_NAME: 'publish check',
