@@ -1,8 +1,8 @@
 // `entropic-mcp serve --http` with the C echo plugin (--plugin) or a TypeScript tools module (--tools-module),
-// started through the loader's `startServe` (what the CLI runs), announcing its port like the other HTTP
+// started through serve's `startServe` (what the CLI runs), announcing its port like the other HTTP
 // servers. serve speaks stateful Streamable HTTP with SSE answers.
 import { parseArgs } from 'node:util';
-import { parseServeArgs, startServe } from '@entropic-mcp/loader';
+import { parseServeArgs, startServe } from '@entropic-mcp/serve';
 
 const { values } = parseArgs({
   options: {

@@ -19,7 +19,7 @@ import { benchDir, rootDir } from './targets.mjs';
 
 const USAGE =
   'usage: pnpm bench:cancel [--rounds N] [--step-ms MS] [--out PATH-PREFIX] [--only process,none]';
-const CLI = `${rootDir}packages/loader/dist/cli.js`;
+const CLI = `${rootDir}packages/serve/dist/cli.js`;
 const SLOW = `${rootDir}examples/plugins/slow/build/slow.so`;
 const MODES = ['process', 'none'];
 /** The bound of issue 24 beyond one step. */

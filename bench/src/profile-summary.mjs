@@ -23,6 +23,7 @@ function areaOf(frame) {
   if (url.startsWith('node:')) return 'Node core (node:*)';
   if (url.includes('packages/server/')) return '@entropic-mcp/server';
   if (url.includes('packages/loader/')) return '@entropic-mcp/loader';
+  if (url.includes('packages/serve/')) return '@entropic-mcp/serve';
   if (url.includes('/node_modules/')) return `dependency ${shortUrl(url).split('/').slice(0, 2).join('/')}`;
   if (url.includes('/bench/')) return 'bench server program';
   return 'other';

@@ -28,7 +28,7 @@ export function echoPlugin() {
 }
 
 const serverDist = `${rootDir}packages/server/dist`;
-const loaderCli = `${rootDir}packages/loader/dist/cli.js`;
+const loaderCli = `${rootDir}packages/serve/dist/cli.js`;
 
 function pluginTarget(name, label, isolation) {
   const so = echoPlugin();
@@ -45,21 +45,24 @@ function pluginTarget(name, label, isolation) {
 
 /**
  * A plugin target served by another build of the loader at `dir` (a built packages/loader directory: dist/,
- * build/Release/, node_modules/) instead of this checkout's; named "<name> (before)".
+ * build/Release/, node_modules/) instead of this checkout's; named "<name> (before)". Its CLI is the loader's own
+ * `dist/cli.js` (a build from before the CLI moved to packages/serve), else the `entropic-mcp` of the serve package
+ * beside it (`../serve/dist/cli.js`, which loads that checkout's loader).
  */
 export function fromBuild(target, dir) {
   const release = `${dir}/build/Release`;
-  for (const file of [
-    'dist/cli.js',
-    'build/Release/entropic_plugin_host',
-    'build/Release/entropic_loader.node',
-  ])
+  const cli = [`${dir}/dist/cli.js`, `${dir}/../serve/dist/cli.js`].find((path) => existsSync(path));
+  if (cli === undefined)
+    throw new Error(
+      `${dir} is not a built packages/loader: it has no dist/cli.js (nor ../serve/dist/cli.js beside it)`,
+    );
+  for (const file of ['build/Release/entropic_plugin_host', 'build/Release/entropic_loader.node'])
     if (!existsSync(`${dir}/${file}`))
       throw new Error(`${dir} is not a built packages/loader: it has no ${file}`);
   return {
     ...target,
     name: `${target.name} (before)`,
-    args: target.args.map((arg) => (arg === loaderCli ? `${dir}/dist/cli.js` : arg)),
+    args: target.args.map((arg) => (arg === loaderCli ? cli : arg)),
     env: {
       ENTROPIC_PLUGIN_HOST: `${release}/entropic_plugin_host`,
       ENTROPIC_LOADER_ADDON: `${release}/entropic_loader.node`,
@@ -132,7 +135,7 @@ function httpTarget(name, label, file, skip, modern = true) {
 }
 
 /** The fault fixture of the loader's tests, compiled by the instances workload (it has the `spin` tool). */
-export const faultyFixture = `${rootDir}packages/loader/test/fixtures/faults/faulty.c`;
+export const faultyFixture = `${rootDir}packages/serve/test/fixtures/faults/faulty.c`;
 export const abiIncludeDir = `${rootDir}packages/abi-headers/include`;
 
 /** `serve --stdio` with `instances` instances of a plugin whose `spin` tool burns 2 ms of CPU per call. */

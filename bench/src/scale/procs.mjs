@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchDir, rootDir } from '../targets.mjs';
 
-const CLI = join(rootDir, 'packages', 'loader', 'dist', 'cli.js');
+const CLI = join(rootDir, 'packages', 'serve', 'dist', 'cli.js');
 const TOOLS = join(benchDir, 'servers', 'scale-tools.mjs');
 
 /** What is missing for the scale workloads (undefined: nothing). */

@@ -2,7 +2,7 @@
  * RedisClock on a real redis-server whose clock is this machine's: the skew it measures is the
  * measurement's error only, so nothing is reported and `now()` is this process's own clock (within the
  * threshold no correction is applied: processes on one machine keep sharing one clock exactly). The
- * skewed cases (processes 10 minutes off under libfaketime) are `packages/loader/test/scale-skew.test.ts`.
+ * skewed cases (processes 10 minutes off under libfaketime) are `packages/serve/test/scale-skew.test.ts`.
  */
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
