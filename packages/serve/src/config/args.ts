@@ -4,8 +4,11 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
+import { closest } from '@entropic-mcp/loader/internal';
+import { PARSE_OPTIONS, serveUsage, TABLE_READ, type TableSettings } from './option-uses.js';
 import { readSandboxFlag } from './sandbox.js';
 import type { ClientLimitsConfig } from './types.js';
+import { address } from './values.js';
 
 export type ServeTransport =
   | { readonly kind: 'stdio' }
@@ -20,8 +23,11 @@ export interface ServeAuthArgs {
   readonly tokenFile?: string;
 }
 
-/** The command line of `entropic-mcp serve`, checked, with paths made absolute. */
-export interface ServeArgs {
+/**
+ * The command line of `entropic-mcp serve`, checked, with paths made absolute. The settings the option table reads
+ * itself (`TableSettings`: `redis`, `redisTimeoutMs`, `allowedHosts`, …) come from its rows.
+ */
+export interface ServeArgs extends TableSettings {
   readonly configFile?: string;
   /** `--plugin` paths, absolute (relative ones are resolved against the current directory). */
   readonly plugins: readonly string[];
@@ -39,18 +45,10 @@ export interface ServeArgs {
   readonly auth?: ServeAuthArgs;
   readonly keepGoing: boolean;
   readonly help: boolean;
-  /** `--redis URL`: shared state for several processes behind one load balancer (HTTP only). */
-  readonly redis?: string;
-  /** `--redis-timeout MS`: the deadline of every wait on Redis. */
-  readonly redisTimeoutMs?: number;
-  /** `--sse-keep-alive MS`: the interval of keep-alive comments on open SSE streams. */
-  readonly sseKeepAliveMs?: number;
   /** `--drain-timeout MS`: on SIGTERM/SIGINT, how long calls and tasks in flight may finish. */
   readonly drainTimeoutMs?: number;
   /** `--workers N`: processes on this machine sharing the port (more than 1 needs Redis). */
   readonly workers?: number;
-  /** `--metrics HOST:PORT`: Prometheus text at http://HOST:PORT/metrics. */
-  readonly metrics?: { readonly host: string; readonly port: number };
   /** `--log-format`: serve's own log lines as text (default) or JSON. */
   readonly logFormat?: 'text' | 'json';
   /** `--max-sessions-per-client`, `--max-streams-per-client`, `--max-connections-per-client`, `--trusted-proxy`. */
@@ -59,8 +57,6 @@ export interface ServeArgs {
   readonly contextHeaders: readonly string[];
   /** `--context-header-allow-credentials`: context headers may carry credentials (authorization, cookies). */
   readonly contextHeadersAllowCredentials: boolean;
-  /** `--plugin-log-limit N`: log messages one plugin call may send a second (0: no limit). */
-  readonly pluginLogLimit?: number;
   /** `--sandbox SPEC`: the OS sandbox of every plugin whose entry sets none. */
   readonly sandbox?: SandboxOptions;
   /** `--sandbox-audit`: every plugin's sandbox logs what it would refuse instead of refusing it. */
@@ -76,91 +72,16 @@ export class UsageError extends Error {
   }
 }
 
-export const SERVE_USAGE = `usage: entropic-mcp serve [--config FILE] [--plugin PATH]... [--stdio | --http [HOST:]PORT]
-                          [--root DIR] [--isolation process|none] [--timeout MS] [--concurrency N]
-                          [--instances N] [--tools-module FILE]... [--keep-going]
-                          [--auth-jwks URL --auth-issuer ISS --auth-audience AUD] [--auth-token-file FILE]
-                          [--redis redis://HOST:PORT] [--redis-timeout MS] [--workers N]
-                          [--metrics [HOST:]PORT] [--log-format text|json] [--max-sessions-per-client N]
-                          [--max-streams-per-client N] [--max-connections-per-client N] [--trusted-proxy ADDR]...
-                          [--sse-keep-alive MS] [--drain-timeout MS] [--context-header NAME]...
-                          [--context-header-allow-credentials]
-                          [--plugin-log-limit N] [--sandbox SPEC] [--sandbox-audit]
-
-  --config FILE       YAML config; plugins under mcp: plugins: (paths relative to the file)
-  --plugin PATH       a plugin .so to serve (repeatable; added after the config's plugins)
-  --stdio             serve on stdin/stdout (the default)
-  --http [HOST:]PORT  serve Streamable HTTP at http://HOST:PORT/mcp (HOST defaults to 127.0.0.1; PORT 0 picks one)
-  --root DIR          working directory handed to every plugin (default: the current directory)
-  --isolation MODE    process (default: each plugin in its own host process) or none (in-process)
-  --timeout MS        per-call time limit for every plugin (a config entry's timeout_ms wins)
-  --concurrency N     plugin calls in flight at once across all plugins (default 64; each plugin
-                      instance still runs its own calls one at a time)
-  --tools-module FILE a JavaScript module whose register(server, { root }) adds tools, resources or
-                      prompts beside the plugins' (repeatable)
-  --instances N       instances of each plugin (default 1; a config entry's instances wins): N host processes
-                      (or threads in-process), calls go to the least busy; instances share no state
-  --keep-going        start even if a configured plugin fails to load (the failure is still reported)
-  --context-header NAME  a request header that plugins with the plugin context may read (repeatable;
-                      none by default; added to mcp.context_headers). Headers that carry credentials
-                      (authorization, proxy-authorization, cookie, *token*, *api-key*, ...) are refused ...
-  --context-header-allow-credentials  ... unless this is given (mcp.context_headers_allow_credentials):
-                      the plugins then receive the callers' credentials as they are
-  --plugin-log-limit N  log messages one call of a plugin with the plugin context may send a second
-                      (default 100; 0 = no limit; mcp.plugin_log_limit); beyond, they are dropped and one
-                      warning says how many
-  --sandbox SPEC      the OS sandbox of every isolated plugin whose config entry has no sandbox:, written
-                      like that key, inline: '{read: [/srv/data], connect: [5432], memory_mb: 512}' ({} is the
-                      strictest); see the loader README, "The OS sandbox"
-  --sandbox-audit     every sandbox logs the system calls it would refuse (to the plugin's stderr) instead of
-                      refusing them, and leaves the file and network rules off; plugins with none get {}
-  --auth-jwks URL     with --http: require a JWT bearer token signed by a key of this JWKS ...
-  --auth-issuer ISS   ... issued by ISS (the authorization server; named in the RFC 9728 metadata) ...
-  --auth-audience AUD ... for audience AUD (this server's resource URL); all three go together
-  --auth-token-file FILE  with --http: accept the fixed bearer tokens in FILE, one a line, each
-                      optionally followed by the scopes it grants (# starts a comment)
-  --redis URL         share sessions, resumption logs and listen streams with other serve processes
-                      through Redis (HTTP only; also mcp.redis in the config)
-  --redis-timeout MS  the deadline of every wait on Redis (default 3000; also mcp.redis_timeout_ms):
-                      a request that needs Redis fails with 503 when Redis stalls this long
-  --sse-keep-alive MS with --http: a comment on every open SSE stream this often (default 15000; also
-                      mcp.sse_keep_alive_ms): proxies keep quiet streams open, and a stream whose
-                      client left (a proxy still holding its connection) is found and let go
-  --drain-timeout MS  with --http: on SIGTERM or SIGINT, the health check (/healthz) fails and new work is
-                      refused with 503; calls and tasks in flight get this long (default 10000; 0 = none;
-                      mcp.drain_timeout_ms), then get an error (tasks fail) and serve exits. A second
-                      signal exits at once
-  --workers N         N processes on this machine sharing the HTTP port, each with its own plugin
-                      hosts (N > 1 needs Redis; the MRTR sealing key is shared through config:
-                      mcp.request_state_key, or one made at start-up for all workers)
-  --metrics [HOST:]PORT  Prometheus metrics at http://HOST:PORT/metrics, a listener of its own (also
-                      mcp.metrics; with --workers, one endpoint adding up every worker). It has no
-                      authentication: HOST defaults to 127.0.0.1, and any other address is warned about
-  --log-format FORMAT text (default) or json: serve's own log lines on stderr, JSON with the trace and span
-                      ids of the request a line concerns
-  --max-sessions-per-client N     with --http: legacy sessions one client may hold in this process
-                      (default 100; 0 = no limit; mcp.max_sessions_per_client). A client is its
-                      principal with --auth-*, else its address
-  --max-streams-per-client N      with --http: open responses (SSE and GET streams, answers being
-                      waited for) one client may hold (default 256; 0 = no limit; mcp.max_streams_per_client)
-  --max-connections-per-client N  with --http: connections one address may hold in use (a request
-                      in progress or its response open; default 256; 0 = no limit;
-                      mcp.max_connections_per_client); beyond, requests get 429
-  --trusted-proxy ADDR  a load balancer whose X-Forwarded-For names the client (repeatable;
-                      mcp.trusted_proxies); its own connections are not counted per address.
-                      Behind a load balancer, set it: else every client shares the balancer's address
-OpenTelemetry: OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER/OTEL_METRICS_EXPORTER=otlp) exports
-spans and metrics over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or http/json); OTEL_SERVICE_NAME,
-OTEL_TRACES_SAMPLER and the other standard variables apply`;
+/** `serve --help` (from the option table). */
+export const SERVE_USAGE = serveUsage();
 
 /** Parses `[HOST:]PORT`; HOST defaults to 127.0.0.1, brackets allowed around IPv6 (`[::1]:8080`). */
 export function parseHttpAddress(text: string, option = '--http'): { host: string; port: number } {
-  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text.trim());
-  if (!match) throw new UsageError(`${option} expects [HOST:]PORT, got "${text}"`);
-  const port = Number(match[2]);
-  if (port > 65535) throw new UsageError(`${option} port must be 0-65535, got ${port}`);
-  const host = match[1] ? match[1].replace(/^\[(.*)\]$/, '$1') : '127.0.0.1';
-  return { host, port };
+  try {
+    return address(text, option);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** An HTTP header name (an RFC 9110 token), lower-cased; else the refusal naming `option`. */
@@ -184,7 +105,7 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
   try {
     ({ values, positionals } = parse(argv));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(withSuggestion((err as Error).message));
   }
   if (positionals.length > 0) {
     throw new UsageError(`unexpected argument "${positionals[0]}" (plugins are given with --plugin PATH)`);
@@ -206,7 +127,8 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     help: values.help ?? false,
     limits: parseLimits(values),
     contextHeaders: (values['context-header'] ?? []).map((h) => contextHeaderName(h, '--context-header')),
-    contextHeadersAllowCredentials: values['context-header-allow-credentials'] ?? false,
+    contextHeadersAllowCredentials: false,
+    ...readTableFlags(values, values.http !== undefined),
   };
   if (values['sandbox-audit']) args.sandboxAudit = true;
   try {
@@ -234,11 +156,6 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
     }
     args.concurrency = n;
   }
-  if (values.redis !== undefined) args.redis = values.redis;
-  if (values['redis-timeout'] !== undefined)
-    args.redisTimeoutMs = positiveInt('--redis-timeout', values['redis-timeout']);
-  if (values['sse-keep-alive'] !== undefined)
-    args.sseKeepAliveMs = positiveInt('--sse-keep-alive', values['sse-keep-alive']);
   const drain = values['drain-timeout'];
   if (drain !== undefined) {
     if (!/^\d+$/.test(drain) || !Number.isSafeInteger(Number(drain)))
@@ -257,13 +174,6 @@ export function parseServeArgs(argv: readonly string[], cwd: string = process.cw
       throw new UsageError('--workers needs --http (stdio is one client, one process)');
     args.workers = n;
   }
-  const logLimit = values['plugin-log-limit'];
-  if (logLimit !== undefined) {
-    if (!/^\d+$/.test(logLimit) || !Number.isSafeInteger(Number(logLimit)))
-      throw new UsageError(`--plugin-log-limit expects a whole number (0: no limit), got "${logLimit}"`);
-    args.pluginLogLimit = Number(logLimit);
-  }
-  if (values.metrics !== undefined) args.metrics = parseHttpAddress(values.metrics, '--metrics');
   const logFormat = values['log-format'];
   if (logFormat !== undefined) {
     if (logFormat !== 'text' && logFormat !== 'json')
@@ -325,43 +235,36 @@ function parseAuth(values: ReturnType<typeof parse>['values'], cwd: string): Ser
 }
 
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: 'string' },
-      plugin: { type: 'string', multiple: true },
-      stdio: { type: 'boolean' },
-      http: { type: 'string' },
-      root: { type: 'string' },
-      isolation: { type: 'string' },
-      timeout: { type: 'string' },
-      concurrency: { type: 'string' },
-      'tools-module': { type: 'string', multiple: true },
-      instances: { type: 'string' },
-      'keep-going': { type: 'boolean' },
-      'context-header': { type: 'string', multiple: true },
-      'context-header-allow-credentials': { type: 'boolean' },
-      'plugin-log-limit': { type: 'string' },
-      sandbox: { type: 'string' },
-      'sandbox-audit': { type: 'boolean' },
-      'auth-jwks': { type: 'string' },
-      'auth-issuer': { type: 'string' },
-      'auth-audience': { type: 'string' },
-      'auth-token-file': { type: 'string' },
-      redis: { type: 'string' },
-      'redis-timeout': { type: 'string' },
-      'sse-keep-alive': { type: 'string' },
-      'drain-timeout': { type: 'string' },
-      workers: { type: 'string' },
-      metrics: { type: 'string' },
-      'log-format': { type: 'string' },
-      'max-sessions-per-client': { type: 'string' },
-      'max-streams-per-client': { type: 'string' },
-      'max-connections-per-client': { type: 'string' },
-      'trusted-proxy': { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: PARSE_OPTIONS });
+}
+
+/**
+ * The settings the option table reads itself, from their flags: each row's reader, the same as for its config key;
+ * an absent switch reads as false. A row that needs --http is refused without it.
+ */
+function readTableFlags(values: Record<string, unknown>, http: boolean): TableSettings {
+  const out: Record<string, unknown> = {};
+  for (const row of TABLE_READ) {
+    if (row.flag === undefined) continue;
+    const raw = values[row.flag];
+    if (raw === undefined) {
+      if (row.value === undefined) out[row.setting] = false;
+      continue;
+    }
+    if (row.needsHttp && !http) throw new UsageError(`--${row.flag} needs --http`);
+    try {
+      out[row.setting] = row.read(raw, `--${row.flag}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  return out as TableSettings;
+}
+
+/** parseArgs' "Unknown option '--htp'" with the nearest flag of the table: "; did you mean `--http`?". */
+function withSuggestion(message: string): string {
+  const unknown = /^Unknown option '--([^']+)'/.exec(message);
+  if (unknown === null) return message;
+  const near = closest(unknown[1] ?? '', Object.keys(PARSE_OPTIONS));
+  return near === undefined ? message : `${unknown[0]}; did you mean \`--${near}\`?`;
 }

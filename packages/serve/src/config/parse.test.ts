@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MCP_KEYS } from './option-uses.js';
 import { ConfigError, loadServeConfig, parseServeConfig } from './parse.js';
 
 const FILE = '/etc/app/entropic.yaml';
@@ -63,7 +64,7 @@ describe('parseServeConfig', () => {
   it('reads mcp.plugin_log_limit, 0 included', () => {
     expect(parseServeConfig('mcp:\n  plugin_log_limit: 0\n', FILE).pluginLogLimit).toBe(0);
     expect(() => parseServeConfig('mcp:\n  plugins: []\n  plugin_log_limit: -3\n', FILE)).toThrow(
-      `${FILE}:3: mcp.plugin_log_limit must be a whole number (0: no limit)`,
+      `${FILE}:3: mcp.plugin_log_limit expects a whole number (0: no limit), got -3`,
     );
   });
 
@@ -82,7 +83,7 @@ describe('parseServeConfig', () => {
     });
     expect(parseServeConfig('mcp:\n  plugins: []\n', FILE).metrics).toBeUndefined();
     const bad = (value: string) => () => parseServeConfig(`mcp:\n  plugins: []\n  metrics: ${value}\n`, FILE);
-    expect(bad('[9464]')).toThrow(`${FILE}:3: mcp.metrics must be [HOST:]PORT, e.g. "127.0.0.1:9464"`);
+    expect(bad('[9464]')).toThrow(`${FILE}:3: mcp.metrics expects [HOST:]PORT, got [9464]`);
     expect(bad('"metrics.local"')).toThrow(`${FILE}:3: mcp.metrics expects [HOST:]PORT, got "metrics.local"`);
     expect(bad('70000')).toThrow(`${FILE}:3: mcp.metrics port must be 0-65535, got 70000`);
   });
@@ -144,7 +145,7 @@ describe('where a refusal points', () => {
       'a near miss under mcp',
       'log_level: WARN\nmcp:\n  plugins: []\n  redis_url: redis://r:6379\n',
       4,
-      'mcp has an unknown key "redis_url"; did you mean `redis`? (serve reads plugins, working_dir, server_timeout_seconds, redis, redis_timeout_ms, request_state_key, metrics, max_sessions_per_client, max_streams_per_client, max_connections_per_client, trusted_proxies, sse_keep_alive_ms, drain_timeout_ms, node_timeout_ms, tools_modules, tasks, context_headers, context_headers_allow_credentials, plugin_log_limit)',
+      `mcp has an unknown key "redis_url"; did you mean \`redis\`? (serve reads ${MCP_KEYS.join(', ')})`,
     ],
     [
       'a near miss at the top level',
@@ -158,7 +159,12 @@ describe('where a refusal points', () => {
       5,
       'mcp.plugins[1].timeout_ms must be a positive integer',
     ],
-    ['a bad redis URL', 'mcp:\n\n  redis: http://r\n', 3, 'mcp.redis must be a URL'],
+    [
+      'a bad redis URL',
+      'mcp:\n\n  redis: http://r\n',
+      3,
+      'mcp.redis expects a URL starting with redis:// or rediss://',
+    ],
     [
       'an unknown key of a tools module',
       'mcp:\n  tools_modules:\n    - t.mjs\n    - path: u.mjs\n      task_suport: optional\n',
@@ -220,7 +226,7 @@ describe('mcp.redis and mcp.request_state_key', () => {
     expect(config.redis).toBe('redis://r:6379');
     expect(config.requestStateKey).toBe(key);
     expect(() => parseServeConfig('mcp:\n  redis: http://r\n', '/c/x.yaml')).toThrow(
-      /mcp.redis must be a URL/,
+      /mcp.redis expects a URL starting with redis:\/\/ or rediss:\/\//,
     );
     expect(() => parseServeConfig('mcp:\n  request_state_key: short\n', '/c/x.yaml')).toThrow(
       /mcp.request_state_key must be a string of at least 32 characters/,
@@ -241,7 +247,7 @@ describe('mcp.redis and mcp.request_state_key', () => {
   it('reads mcp.redis_timeout_ms, and names a bad one', () => {
     expect(parseServeConfig('mcp:\n  redis_timeout_ms: 2500\n', '/c/x.yaml').redisTimeoutMs).toBe(2500);
     expect(() => parseServeConfig('mcp:\n  redis_timeout_ms: soon\n', '/c/x.yaml')).toThrow(
-      /mcp.redis_timeout_ms must be a positive integer, got "soon"/,
+      /mcp.redis_timeout_ms expects a positive whole number of milliseconds, got "soon"/,
     );
   });
 });

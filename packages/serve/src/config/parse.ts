@@ -4,7 +4,8 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import { closest } from '@entropic-mcp/loader/internal';
-import { contextHeaderName, parseHttpAddress } from './args.js';
+import { contextHeaderName } from './args.js';
+import { MCP_KEYS, TABLE_READ, type TableSettings } from './option-uses.js';
 import { readSandbox } from './sandbox.js';
 import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';
 import {
@@ -34,26 +35,6 @@ const ENTRY_KEYS = [
   'task_support',
   'sandbox',
 ];
-const MCP_KEYS = [
-  'plugins',
-  'working_dir',
-  'server_timeout_seconds',
-  'redis',
-  'redis_timeout_ms',
-  'request_state_key',
-  'metrics',
-  ...Object.keys(LIMIT_KEYS),
-  'trusted_proxies',
-  'sse_keep_alive_ms',
-  'drain_timeout_ms',
-  'node_timeout_ms',
-  'tools_modules',
-  'tasks',
-  'context_headers',
-  'context_headers_allow_credentials',
-  'plugin_log_limit',
-];
-
 /**
  * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
  * near miss of one serve reads (`plugin` for `plugins`) is refused instead of being ignored.
@@ -170,23 +151,18 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     plugins: PluginEntry[];
     root?: string;
     timeoutMs?: number;
-    redis?: string;
-    redisTimeoutMs?: number;
-    sseKeepAliveMs?: number;
     drainTimeoutMs?: number;
     requestStateKey?: string;
-    metrics?: { host: string; port: number };
     limits: ClientLimitsConfig;
     toolsModules?: ToolsModuleEntry[];
     tasks?: TaskLimits;
     nodeTimeoutMs?: number;
     contextHeaders?: string[];
-    contextHeadersAllowCredentials?: boolean;
-    pluginLogLimit?: number;
   } = {
     file,
     plugins: list.map((raw, i) => parseEntry(source, i, raw)),
     limits: parseLimits(source, mcp),
+    ...readTableKeys(source, mcp),
   };
   if (mcp.tools_modules !== undefined) config.toolsModules = parseToolsModules(source, mcp.tools_modules);
   if (mcp.node_timeout_ms !== undefined) {
@@ -196,23 +172,6 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
   }
   if (mcp.context_headers !== undefined)
     config.contextHeaders = parseContextHeaders(source, mcp.context_headers);
-  if (mcp.context_headers_allow_credentials !== undefined) {
-    if (typeof mcp.context_headers_allow_credentials !== 'boolean')
-      throw source.error('mcp.context_headers_allow_credentials must be true or false', [
-        'mcp',
-        'context_headers_allow_credentials',
-      ]);
-    config.contextHeadersAllowCredentials = mcp.context_headers_allow_credentials;
-  }
-  if (mcp.plugin_log_limit !== undefined) {
-    const value = mcp.plugin_log_limit;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-      throw source.error('mcp.plugin_log_limit must be a whole number (0: no limit)', [
-        'mcp',
-        'plugin_log_limit',
-      ]);
-    config.pluginLogLimit = value;
-  }
   if (mcp.tasks !== undefined) config.tasks = parseTaskLimits(source, mcp.tasks);
   if (mcp.working_dir !== undefined)
     config.root = configPath(source, 'mcp.working_dir', ['mcp', 'working_dir'], mcp.working_dir);
@@ -220,19 +179,6 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
     const at = ['mcp', 'server_timeout_seconds'];
     config.timeoutMs =
       positiveInt(source, 'mcp.server_timeout_seconds', at, mcp.server_timeout_seconds) * 1000;
-  }
-  if (mcp.redis !== undefined) {
-    if (typeof mcp.redis !== 'string' || !/^rediss?:\/\//.test(mcp.redis))
-      throw source.error('mcp.redis must be a URL starting with redis:// or rediss://', ['mcp', 'redis']);
-    config.redis = mcp.redis;
-  }
-  if (mcp.redis_timeout_ms !== undefined) {
-    const path = ['mcp', 'redis_timeout_ms'];
-    config.redisTimeoutMs = positiveInt(source, 'mcp.redis_timeout_ms', path, mcp.redis_timeout_ms);
-  }
-  if (mcp.sse_keep_alive_ms !== undefined) {
-    const path = ['mcp', 'sse_keep_alive_ms'];
-    config.sseKeepAliveMs = positiveInt(source, 'mcp.sse_keep_alive_ms', path, mcp.sse_keep_alive_ms);
   }
   if (mcp.drain_timeout_ms !== undefined) {
     const value = mcp.drain_timeout_ms;
@@ -251,17 +197,22 @@ export function parseServeConfig(text: string, file: string): ServeFileConfig {
       ]);
     config.requestStateKey = mcp.request_state_key;
   }
-  if (mcp.metrics !== undefined) {
-    const at = ['mcp', 'metrics'];
-    if (typeof mcp.metrics !== 'string' && typeof mcp.metrics !== 'number')
-      throw source.error('mcp.metrics must be [HOST:]PORT, e.g. "127.0.0.1:9464"', at);
+  return config;
+}
+
+/** The settings the option table reads itself, from their keys under `mcp`: each row's reader, as for its flag. */
+function readTableKeys(source: Source, mcp: Record<string, unknown>): TableSettings {
+  const out: Record<string, unknown> = {};
+  for (const row of TABLE_READ) {
+    const raw = row.yaml === undefined ? undefined : mcp[row.yaml];
+    if (raw === undefined) continue;
     try {
-      config.metrics = parseHttpAddress(String(mcp.metrics), 'mcp.metrics');
+      out[row.setting] = row.read(raw, `mcp.${row.yaml}`);
     } catch (error) {
-      throw source.error((error as Error).message, at);
+      throw source.error((error as Error).message, ['mcp', row.yaml as string]);
     }
   }
-  return config;
+  return out as TableSettings;
 }
 
 /** The per-client limits under `mcp` (whole numbers, 0 turning a limit off; addresses as a list). */

@@ -1,6 +1,7 @@
 // Merges the command line and the config file into one serve plan.
 import { type ServeArgs, type ServeTransport, UsageError } from './args.js';
 import { checkContextHeaders } from './context-headers.js';
+import { TABLE_READ, type TableSettings } from './option-uses.js';
 import { sandboxOf } from './sandbox.js';
 import type { TaskLimits, TaskSupportSetting } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
@@ -11,8 +12,11 @@ import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.j
  */
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
-/** Everything `serve` will do, merged from the command line and the config file. */
-export interface ServePlan {
+/**
+ * Everything `serve` will do, merged from the command line and the config file. The option table's settings
+ * (`TableSettings`) are merged as each row says: the flag wins, the two lists are joined, or either switch counts.
+ */
+export interface ServePlan extends TableSettings {
   /** Config plugins first, then `--plugin` ones; each with its isolation and timeout settled. */
   readonly plugins: readonly PluginEntry[];
   /** Handed to every plugin through set_working_dir. */
@@ -34,20 +38,12 @@ export interface ServePlan {
   readonly contextHeaders: readonly string[];
   /** `--context-header-allow-credentials`, else `mcp.context_headers_allow_credentials`. */
   readonly contextHeadersAllowCredentials: boolean;
-  /** Redis URL (`--redis`, else `mcp.redis`). */
-  readonly redis?: string;
-  /** Deadline of every wait on Redis (`--redis-timeout`, else `mcp.redis_timeout_ms`). */
-  readonly redisTimeoutMs?: number;
-  /** Keep-alive interval of SSE streams (`--sse-keep-alive`, else `mcp.sse_keep_alive_ms`). */
-  readonly sseKeepAliveMs?: number;
   /** The drain on SIGTERM/SIGINT (`--drain-timeout`, else `mcp.drain_timeout_ms`, else 10 s). */
   readonly drainTimeoutMs: number;
   /** MRTR sealing key: `mcp.request_state_key`, else ENTROPIC_MCP_STATE_KEY (set for workers). */
   readonly requestStateKey?: string;
   /** Processes sharing the port (`--workers`, default 1). */
   readonly workers: number;
-  /** The Prometheus endpoint (`--metrics`, else `mcp.metrics`). */
-  readonly metrics?: { readonly host: string; readonly port: number };
   /** Per-client limits: each flag wins over its `mcp.` key. */
   readonly limits: ClientLimitsConfig;
 }
@@ -60,8 +56,9 @@ export interface ServePlan {
  * (a UsageError) unless allowed. A plugin's sandbox is its entry's, else `--sandbox`.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
+  const table = mergeTable(args, file);
   const timeoutMs = args.timeoutMs ?? file?.timeoutMs;
-  const logLimit = args.pluginLogLimit ?? file?.pluginLogLimit;
+  const logLimit = table.pluginLogLimit;
   const withDefaults = ({ sandbox: own, ...entry }: PluginEntry): PluginEntry => {
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
@@ -82,8 +79,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     };
   };
   const entries = [...(file?.plugins ?? []), ...args.plugins.map((path) => ({ path }))];
-  const contextHeadersAllowCredentials =
-    args.contextHeadersAllowCredentials || file?.contextHeadersAllowCredentials === true;
+  const contextHeadersAllowCredentials = table.contextHeadersAllowCredentials === true;
   checkContextHeaders({
     flags: args.contextHeaders,
     ...(file?.contextHeaders === undefined
@@ -92,6 +88,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     allowCredentials: contextHeadersAllowCredentials,
   });
   return {
+    ...table,
     plugins: entries.map(withDefaults),
     root: args.root ?? file?.root ?? cwd,
     transport: args.transport,
@@ -109,12 +106,26 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     workers: args.workers ?? 1,
     drainTimeoutMs: args.drainTimeoutMs ?? file?.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
     limits: { ...file?.limits, ...args.limits },
-    ...optional('redis', args.redis ?? file?.redis),
-    ...optional('metrics', args.metrics ?? file?.metrics),
-    ...optional('redisTimeoutMs', args.redisTimeoutMs ?? file?.redisTimeoutMs),
-    ...optional('sseKeepAliveMs', args.sseKeepAliveMs ?? file?.sseKeepAliveMs),
     ...optional('requestStateKey', file?.requestStateKey ?? process.env.ENTROPIC_MCP_STATE_KEY),
   };
+}
+
+/** The option table's settings of the plan: per row, the flag wins, the lists are joined or either switch counts. */
+function mergeTable(args: ServeArgs, file: ServeFileConfig | undefined): TableSettings {
+  const out: Record<string, unknown> = {};
+  for (const row of TABLE_READ) {
+    const setting = row.setting as keyof TableSettings;
+    const flag: unknown = args[setting];
+    const fromFile: unknown = file?.[setting];
+    let value: unknown;
+    if (row.merge === 'join') {
+      const lists = [fromFile, flag].filter((list): list is unknown[] => Array.isArray(list));
+      value = lists.length === 0 ? undefined : [...new Set(lists.flat())];
+    } else if (row.merge === 'either') value = flag === true || fromFile === true;
+    else value = flag ?? fromFile;
+    if (value !== undefined) out[row.setting] = value;
+  }
+  return out as TableSettings;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -1,5 +1,6 @@
 // Types of a serve config file and its plugin entries.
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
+import type { TableSettings } from './option-uses.js';
 import type { TaskLimits, TaskSupportSetting, ToolsModuleEntry } from './tasks.js';
 
 /** One plugin to serve, with every path already absolute. */
@@ -32,8 +33,8 @@ export interface ClientLimitsConfig {
   readonly trustedProxies?: readonly string[];
 }
 
-/** What a config file contributes to `entropic-mcp serve`. */
-export interface ServeFileConfig {
+/** What a config file contributes to `entropic-mcp serve`; the option table's settings come from its rows. */
+export interface ServeFileConfig extends TableSettings {
   /** The file it came from (absolute). */
   readonly file: string;
   readonly plugins: readonly PluginEntry[];
@@ -41,18 +42,10 @@ export interface ServeFileConfig {
   readonly root?: string;
   /** `mcp.server_timeout_seconds` in milliseconds (the engine's key), a default for every plugin. */
   readonly timeoutMs?: number;
-  /** `mcp.redis`: the Redis URL shared by every serve process of one deployment. */
-  readonly redis?: string;
-  /** `mcp.redis_timeout_ms`: the deadline of every wait on Redis. */
-  readonly redisTimeoutMs?: number;
-  /** `mcp.sse_keep_alive_ms`: the interval of keep-alive comments on open SSE streams. */
-  readonly sseKeepAliveMs?: number;
   /** `mcp.drain_timeout_ms`: on SIGTERM/SIGINT, how long calls and tasks in flight may finish. */
   readonly drainTimeoutMs?: number;
   /** `mcp.request_state_key`: the key sealing multi-round-trip state, the same on every process. */
   readonly requestStateKey?: string;
-  /** `mcp.metrics`: `[HOST:]PORT` of the Prometheus endpoint. */
-  readonly metrics?: { readonly host: string; readonly port: number };
   /** `mcp.max_sessions_per_client`, `mcp.max_streams_per_client`, `mcp.max_connections_per_client`, `mcp.trusted_proxies`. */
   readonly limits: ClientLimitsConfig;
   /** `mcp.tools_modules`: tools modules to load before those of `--tools-module`. */
@@ -63,8 +56,4 @@ export interface ServeFileConfig {
   readonly nodeTimeoutMs?: number;
   /** `mcp.context_headers`: request headers plugins with the plugin context may read (lower case). */
   readonly contextHeaders?: readonly string[];
-  /** `mcp.context_headers_allow_credentials`: context headers may carry credentials. */
-  readonly contextHeadersAllowCredentials?: boolean;
-  /** `mcp.plugin_log_limit`: log messages one plugin call may send a second. */
-  readonly pluginLogLimit?: number;
 }

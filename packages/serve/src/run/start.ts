@@ -12,6 +12,7 @@ import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
 import { type ServeArgs, UsageError } from '../config/args.js';
 import { credentialHeadersWarning } from '../config/context-headers.js';
+import { handlerOptions } from '../config/option-uses.js';
 import { loadServeConfig } from '../config/parse.js';
 import { resolveServePlan } from '../config/plan.js';
 import { unknownTools } from '../config/tasks.js';
@@ -236,7 +237,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
         ...(log === undefined
           ? {}
           : { onError: (error: Error) => log.log('error', `http: ${error.message}`) }),
-        ...(plan.sseKeepAliveMs === undefined ? {} : { keepAliveMs: plan.sseKeepAliveMs }),
+        ...handlerOptions(plan),
       });
       url = http.url;
       stopTransport = (graceMs) => http.close({ graceMs });
