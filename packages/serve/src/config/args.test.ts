@@ -109,6 +109,53 @@ describe('--redis and --workers', () => {
   });
 });
 
+describe('allowed hosts and origins', () => {
+  it('reads --allowed-hosts and --allowed-origins, comma-separated or repeated, and wants --http', () => {
+    const argv = [
+      '--http',
+      '0',
+      '--allowed-hosts',
+      'MCP.example.com, api.example.com:8443',
+      '--allowed-hosts',
+      '[::1]',
+    ];
+    argv.push('--allowed-origins', 'https://app.example.com');
+    const args = parseServeArgs(argv, '/w');
+    expect(args.allowedHosts).toEqual(['mcp.example.com', 'api.example.com:8443', '[::1]']);
+    expect(args.allowedOrigins).toEqual(['https://app.example.com']);
+    expect(() => parseServeArgs(['--allowed-hosts', 'a.example'], '/w')).toThrow(
+      '--allowed-hosts needs --http',
+    );
+  });
+
+  it.each([
+    [
+      ['--allowed-hosts', 'a b'],
+      '--allowed-hosts expects a list of host names (HOST or HOST:PORT), got "a b"',
+    ],
+    [
+      ['--allowed-hosts', 'http://a'],
+      '--allowed-hosts expects a list of host names (HOST or HOST:PORT), got "http://a"',
+    ],
+    [
+      ['--allowed-origins', 'app.example.com'],
+      '--allowed-origins expects a list of origins (SCHEME://HOST[:PORT]), got "app.example.com"',
+    ],
+    [
+      ['--allowed-origins', 'https://a.example/x'],
+      '--allowed-origins expects a list of origins (SCHEME://HOST[:PORT]), got "https://a.example/x"',
+    ],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseServeArgs(['--http', '0', ...argv], '/w')).toThrow(message);
+  });
+
+  it('an unknown flag names the nearest one', () => {
+    expect(() => parseServeArgs(['--allowed-host', 'a'], '/w')).toThrow(
+      "Unknown option '--allowed-host'; did you mean `--allowed-hosts`?",
+    );
+  });
+});
+
 describe('per-client limits', () => {
   it('reads every flag, 0 included, and repeated --trusted-proxy', () => {
     const argv = ['--http', '0', '--max-sessions-per-client', '10', '--max-streams-per-client', '0'];

@@ -3,7 +3,16 @@
 // HTTP handler option it sets. The command-line parser, `serve --help`, the config file's known keys (and their
 // "did you mean"), the plan's merge and the README check are derived from these rows (./option-uses.ts).
 import type { McpHttpHandlerOptions } from '@entropic-mcp/server/http';
-import { address, limitOrZero, onOff, positiveMs, type Reader, redisUrl } from './values.js';
+import {
+  address,
+  hostList,
+  limitOrZero,
+  onOff,
+  originList,
+  positiveMs,
+  type Reader,
+  redisUrl,
+} from './values.js';
 
 /** How a flag and its config key combine: the flag wins, both lists count, or either switch turns it on. */
 export type Merge = 'flag' | 'join' | 'either';
@@ -173,6 +182,37 @@ export const SERVE_OPTIONS = [
     help: [
       'with --http: accept the fixed bearer tokens in FILE, one a line, each',
       'optionally followed by the scopes it grants (# starts a comment)',
+    ],
+  },
+  {
+    flag: 'allowed-hosts',
+    value: 'HOSTS',
+    repeat: true,
+    yaml: 'allowed_hosts',
+    setting: 'allowedHosts',
+    read: hostList,
+    merge: 'join',
+    needsHttp: true,
+    handler: 'allowedHosts',
+    help: [
+      'with --http: the Host header values served (comma-separated or repeated; HOST or',
+      'HOST:PORT; also mcp.allowed_hosts). Default: the loopback names; any other Host gets 403.',
+      'Bound to another address (behind a proxy), list the names clients use',
+    ],
+  },
+  {
+    flag: 'allowed-origins',
+    value: 'ORIGINS',
+    repeat: true,
+    yaml: 'allowed_origins',
+    setting: 'allowedOrigins',
+    read: originList,
+    merge: 'join',
+    needsHttp: true,
+    handler: 'allowedOrigins',
+    help: [
+      'with --http: the Origin header values served, for browser clients (comma-separated',
+      'or repeated; SCHEME://HOST[:PORT]; also mcp.allowed_origins). Default: loopback origins',
     ],
   },
   {

@@ -133,6 +133,29 @@ describe('parseServeConfig', () => {
   });
 });
 
+describe('mcp.allowed_hosts and mcp.allowed_origins', () => {
+  it('reads both lists, and names the line of a bad one', () => {
+    const config = parseServeConfig(
+      'mcp:\n  allowed_hosts: [mcp.example.com, "10.0.0.5:3000"]\n  allowed_origins: [https://app.example.com]\n',
+      FILE,
+    );
+    expect(config.allowedHosts).toEqual(['mcp.example.com', '10.0.0.5:3000']);
+    expect(config.allowedOrigins).toEqual(['https://app.example.com']);
+    expect(() => parseServeConfig('mcp:\n  plugins: []\n  allowed_hosts: mcp.example.com\n', FILE)).toThrow(
+      `${FILE}:3: mcp.allowed_hosts expects a list of host names (HOST or HOST:PORT), got "mcp.example.com"`,
+    );
+    expect(() => parseServeConfig('mcp:\n  allowed_origins: [app.example.com]\n', FILE)).toThrow(
+      `${FILE}:2: mcp.allowed_origins expects a list of origins (SCHEME://HOST[:PORT]), got "app.example.com"`,
+    );
+  });
+
+  it('suggests the key for a near miss', () => {
+    expect(() => parseServeConfig('mcp:\n  allowed_host: [a]\n', FILE)).toThrow(
+      'did you mean `allowed_hosts`?',
+    );
+  });
+});
+
 describe('where a refusal points', () => {
   it.each([
     [

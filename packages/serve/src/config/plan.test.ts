@@ -74,3 +74,21 @@ describe('resolveServePlan', () => {
     expect(resolveServePlan(none, undefined, '/cwd').metrics).toBeUndefined();
   });
 });
+
+describe('options the table merges', () => {
+  it('joins the allowed hosts of the file and the flags, and lets a flag win over its key', () => {
+    const config = parseServeConfig(
+      'mcp:\n  allowed_hosts: [a.example]\n  redis_timeout_ms: 900\n  sse_keep_alive_ms: 700\n',
+      '/cfg/serve.yaml',
+    );
+    const args = parseServeArgs(
+      ['--http', '0', '--allowed-hosts', 'b.example,a.example', '--redis-timeout', '50'],
+      '/cwd',
+    );
+    const plan = resolveServePlan(args, config, '/cwd');
+    expect(plan.allowedHosts).toEqual(['a.example', 'b.example']);
+    expect(plan.allowedOrigins).toBeUndefined();
+    expect(plan.redisTimeoutMs).toBe(50);
+    expect(plan.sseKeepAliveMs).toBe(700);
+  });
+});

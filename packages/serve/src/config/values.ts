@@ -51,3 +51,37 @@ export const onOff: Reader<boolean> = (raw, name) => {
   if (typeof raw !== 'boolean') throw new Error(`${name} expects true or false, got ${shown(raw)}`);
   return raw;
 };
+
+/**
+ * A list of `item`s: a YAML list, or a flag's values (repeated, each of them possibly comma-separated). Each
+ * element's refusal names the option and the element.
+ */
+function listOf<T>(what: string, item: (text: string) => T | undefined): Reader<readonly T[]> {
+  return (raw, name) => {
+    const texts = Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? raw : undefined;
+    if (texts === undefined) throw new Error(`${name} expects a list of ${what}, got ${shown(raw)}`);
+    return texts
+      .flatMap((text) => text.split(','))
+      .map((text) => text.trim())
+      .map((text) => {
+        const value = text === '' ? undefined : item(text);
+        if (value === undefined) throw new Error(`${name} expects a list of ${what}, got ${shown(text)}`);
+        return value;
+      });
+  };
+}
+
+/** `Host` header values: a host name or address, with an optional port (`api.example.com`, `[::1]:8080`). */
+export const hostList: Reader<readonly string[]> = listOf('host names (HOST or HOST:PORT)', (text) =>
+  /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(text) ? text.toLowerCase() : undefined,
+);
+
+/** `Origin` header values: a scheme, a host and an optional port, nothing after (`https://app.example.com`). */
+export const originList: Reader<readonly string[]> = listOf('origins (SCHEME://HOST[:PORT])', (text) => {
+  try {
+    const url = new URL(text);
+    return url.origin !== 'null' && url.origin === text.replace(/\/$/, '') ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+});
