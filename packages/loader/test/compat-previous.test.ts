@@ -109,7 +109,8 @@ function buildPrevious(): { host: string; addon: string; dist: string; pkg: stri
     host,
   ]);
   // Emitted inside this package, so its imports resolve to the workspace's packages as the real one's did,
-  // into a package folder of its own (its code reads its package.json from there).
+  // into a package folder of its own (its code reads its package.json from there). Its `load.js` is what is
+  // loaded: its `index.js` also held serve then, whose dependencies (yaml, the OpenTelemetry SDK) are serve's now.
   const pkg = join(LOADER_ROOT, 'test', `.previous-loader-${process.pid}`);
   const dist = join(pkg, 'dist');
   mkdirSync(dist, { recursive: true });
@@ -164,7 +165,7 @@ describe('a plugin with the plugin context in the loader from before it', () => 
   });
 
   it('loads and counts as a plain API-1 plugin there, in silence', async () => {
-    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'load.js'))) as {
       loadPlugin: typeof loadPlugin;
     };
     const plugin = await loadPrevious(SLOW, { hostPath: previous.host });
@@ -180,7 +181,7 @@ describe('a plugin with the plugin context in the loader from before it', () => 
 
   it('its in-process addon loads it too, as a plain API-1 plugin that counts in silence', async () => {
     expect(exec('strings', [previous.addon])).not.toContain('entropic_mcp_server_execute_with_context');
-    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'load.js'))) as {
       loadPlugin: typeof loadPlugin;
     };
     // That loader finds its addon through ENTROPIC_LOADER_ADDON, read once, on its first in-process load.
@@ -225,7 +226,7 @@ describe('a plugin with the plugin context in the loader from before it', () => 
   });
 
   it("and a plain plugin of today's examples still loads there", async () => {
-    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'index.js'))) as {
+    const { loadPlugin: loadPrevious } = (await import(join(previous.dist, 'load.js'))) as {
       loadPlugin: typeof loadPlugin;
     };
     const plugin = await loadPrevious(fixture('crashy'), { hostPath: previous.host });
