@@ -51,7 +51,7 @@ describe('scripts/serve-examples.mjs', () => {
       expect(url).not.toContain(`:${busyPort}/`);
       expect(stderr).toContain('"mcpServers"');
       expect(stderr).toContain(
-        `npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+        `npx -y @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
       );
       const files = join(REPO_ROOT, 'examples', 'plugins', 'files');
       expect(stderr).toContain(`working directory ${files}`);

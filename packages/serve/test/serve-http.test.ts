@@ -42,7 +42,7 @@ describe('serve over Streamable HTTP', () => {
   it('binds 127.0.0.1 and prints the URL and a client config on stderr', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(server.stderr()).toContain(`"url": "${server.url}"`);
-    expect(server.stderr()).toContain('npx @modelcontextprotocol/inspector');
+    expect(server.stderr()).toContain('npx -y @modelcontextprotocol/inspector');
   });
 
   it('serves the bundled example plugins as <plugin>.<tool>', async () => {

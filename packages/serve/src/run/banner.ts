@@ -38,11 +38,11 @@ function quote(arg: string): string {
 export function inspectorLines(input: BannerInput): string[] {
   if (input.url !== undefined) {
     return [
-      `MCP Inspector, browser UI:   npx @modelcontextprotocol/inspector  (Transport Type "Streamable HTTP", URL ${input.url})`,
-      `MCP Inspector, command line: npx @modelcontextprotocol/inspector --cli ${input.url} --transport http --method tools/list`,
+      `MCP Inspector, browser UI:   npx -y @modelcontextprotocol/inspector  (Transport Type "Streamable HTTP", URL ${input.url})`,
+      `MCP Inspector, command line: npx -y @modelcontextprotocol/inspector --cli ${input.url} --transport http --method tools/list`,
     ];
   }
-  return [`MCP Inspector: npx @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`];
+  return [`MCP Inspector: npx -y @modelcontextprotocol/inspector ${input.stdioCommand.map(quote).join(' ')}`];
 }
 
 /** An isolated plugin's sandbox: what it allows, and what this system does not enforce of it. */
