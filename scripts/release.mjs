@@ -159,9 +159,9 @@ function version(args) {
   run('pnpm', ['exec', 'entropic-abi', 'check', '--ci']);
 
   const list = released.map((p) => `${p.name.replace('@entropic-mcp/', '')} ${p.version}`);
-  const subject = `release: ${list.join(', ')}`;
+  const subject = `ci: release ${list.join(', ')}`;
   const message = [
-    subject.length <= 72 ? subject : `release: ${released.length} packages`,
+    subject.length <= 72 ? subject : `ci: release ${released.length} packages`,
     '',
     ...released.map((p) => `${p.name} ${before.get(p.name)} -> ${p.version}`),
     '',
