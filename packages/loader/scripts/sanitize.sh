@@ -34,11 +34,17 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
 
 # The workspace's vitest (hoisted to the repository root), or whatever pnpm finds; only the loader's integration
 # project is set up (the root config declares every package's).
-vitest() {
+vitest_project() {
+  local project="$1"
+  shift
   if [ -x ../../node_modules/.bin/vitest ]; then
-    ../../node_modules/.bin/vitest run --reporter=dot --project loader:integration "$@"
-  else pnpm exec vitest run --reporter=dot --project loader:integration "$@"; fi
+    ../../node_modules/.bin/vitest run --reporter=dot --project "$project" "$@"
+  else pnpm exec vitest run --reporter=dot --project "$project" "$@"; fi
 }
+vitest() { vitest_project loader:integration "$@"; }
+# The serve suites that run plugins through `entropic-mcp serve` live in packages/serve; the environment set
+# here reaches the serve processes they start, and through them the loader.
+vitest_serve() { vitest_project serve:integration "$@"; }
 status=0
 
 make -s -C test/fixtures
@@ -65,13 +71,15 @@ if [ "$what" = all ] || [ "$what" = host ]; then
   echo "sanitize: isolated plugin suite and serve fault matrix on the sanitized host"
   # The memory-limit case caps the address space, which ASan's shadow memory cannot live under.
   ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest test/isolated.test.ts test/faults-stdio.test.ts -t '^(?!.*memoryLimitMb)' || status=1
+    vitest test/isolated.test.ts -t '^(?!.*memoryLimitMb)' || status=1
+  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
+    vitest_serve faults-stdio.test.ts || status=1
   echo "sanitize: plugin-context cases on the sanitized host"
   ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
     vitest test/context.test.ts -t '^(?!.*\(none\))' || status=1
   echo "sanitize: late callbacks of a plugin thread through serve on the sanitized host"
   ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest test/serve-context-late.test.ts -t 'isolation process' || status=1
+    vitest_serve serve-context-late.test.ts -t 'isolation process' || status=1
 fi
 
 if [ "$what" = all ] || [ "$what" = addon ]; then
@@ -98,7 +106,7 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
   LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
     ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
     ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
-    vitest test/serve-context-late.test.ts -t 'isolation none' || status=1
+    vitest_serve serve-context-late.test.ts -t 'isolation none' || status=1
 fi
 
 # A log counts only when it holds a finding. LeakSanitizer's tracer sometimes logs a bare "Unable to get
