@@ -62,6 +62,8 @@ export async function runWorkers(
   const env = { ENTROPIC_MCP_STATE_KEY: key ?? randomBytes(32).toString('base64url') };
   cluster.setupPrimary({ exec: cliPath, args: ['serve', ...argv] });
   const byIndex = new Map<Worker, number>();
+  /** Workers that said they serve: only they listen for the primary's messages. */
+  const serving = new Set<Worker>();
   let stopping = false;
   let ready = 0;
   return await new Promise<number>((resolve) => {
@@ -78,7 +80,10 @@ export async function runWorkers(
         worker.once('exit', () => {
           if ([...byIndex.keys()].every((w) => w.isDead())) finish();
         });
-        tell(worker, 'drain');
+        // One still starting (a replacement forked a moment ago) has nothing to drain and would not hear a
+        // message yet: a signal during start-up ends it at once.
+        if (serving.has(worker)) tell(worker, 'drain');
+        else worker.process.kill('SIGTERM');
       }
     };
     const fork = (index: number): void => {
@@ -89,10 +94,16 @@ export async function runWorkers(
       worker.on('message', (message: { ready?: string }) => {
         if (typeof message?.ready !== 'string' || up) return;
         up = true;
+        serving.add(worker);
+        if (stopping) {
+          tell(worker, 'drain');
+          return;
+        }
         if (++ready === count) log.log('info', `${count} workers serving ${message.ready}`);
       });
       worker.on('exit', (code, signal) => {
         byIndex.delete(worker);
+        serving.delete(worker);
         if (stopping) return;
         if (!up) {
           log.log('error', `worker ${index} failed to start (exit ${code ?? signal}); stopping`);
