@@ -74,7 +74,7 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
 const p90 = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length * 0.9)];
 
 async function startTable(plugin, opts, log) {
-  const { findHost } = await import(`${loaderDist}isolated/find-host.js`);
+  const { findHost } = await import(`${loaderDist}addon/find-host.js`);
   const { removeHostCgroup } = await import(`${loaderDist}sandbox/cgroup.js`);
   const { variants, missing } = await startVariants(findHost(undefined, plugin));
   const live = variants.filter((v) => !v.skipped);

@@ -12,7 +12,7 @@ import { stdioWorkload } from './stdio.mjs';
 const node = process.execPath;
 const echo = { tool: 'echo', arguments: { text: 'hello' }, expect: 'hello' };
 const script = `${benchDir}servers/telemetry-echo.mjs`;
-const loaderCli = `${rootDir}packages/loader/dist/cli.js`;
+const loaderCli = `${rootDir}packages/serve/dist/cli.js`;
 
 /** The "today" target: the TS echo on the server built from before the telemetry (skipped, saying why, if it cannot be built). */
 export function todayTarget(ref) {

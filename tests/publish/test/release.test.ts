@@ -145,7 +145,7 @@ describe('pnpm release: the first release, from the pending changesets', () => {
   it('consumed every changeset and made one release commit with a clean work tree', () => {
     expect([...pendingBumps(repo).keys()]).toEqual([]);
     expect(sh('git', ['status', '--porcelain'], repo)).toBe('');
-    expect(sh('git', ['log', '-1', '--format=%s'], repo)).toMatch(/^release: /);
+    expect(sh('git', ['log', '-1', '--format=%s'], repo)).toMatch(/^ci: release /);
   });
 
   it('gave each package the version its own changesets and the changesets config ask for', () => {
