@@ -25,6 +25,11 @@ interface Suite {
   readonly hookTimeout?: number;
   /** Global setup of the integration lane, from the package folder. */
   readonly globalSetup?: readonly string[];
+  /**
+   * Run the integration lane after every other project has finished, this many files at a time: for suites
+   * whose scenarios load the whole machine on purpose and judge how the product holds up under that load alone.
+   */
+  readonly alone?: { readonly maxWorkers: number };
 }
 
 const MINUTE = 60_000;
@@ -57,13 +62,15 @@ const SUITES: readonly Suite[] = [
   { name: 'loader', dir: 'packages/loader', globalSetup: ['test/support/global-setup.ts'] },
   // `entropic-mcp` as a child process, against the same C fixtures and examples (compiled once, as for the loader).
   { name: 'serve', dir: 'packages/serve', globalSetup: ['test/support/global-setup.ts'] },
-  // Node, Redis and connection faults, each on a cluster of its own; the table of every scenario at the end.
+  // Node, Redis and connection faults, each on a cluster of its own; the table of every scenario at the end. They
+  // run last, two files at a time, on a machine the other suites no longer load.
   {
     name: 'chaos',
     dir: 'tests/chaos',
     testTimeout: 4 * MINUTE,
     hookTimeout: 2 * MINUTE,
     globalSetup: ['test/support/results.ts'],
+    alone: { maxWorkers: 2 },
   },
   { name: 'publish', dir: 'tests/publish' },
   {
@@ -101,6 +108,9 @@ function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
         exclude: ['**/node_modules/**', ...(suite.unit ?? [])],
         globalSetup: [...(suite.globalSetup ?? [])],
         ...limits,
+        ...(suite.alone === undefined
+          ? {}
+          : { maxWorkers: suite.alone.maxWorkers, sequence: { groupOrder: 1, sequencer: LongestFirst } }),
       },
     },
   ].filter((project) => project.test.include.length > 0);

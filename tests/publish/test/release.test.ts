@@ -1,5 +1,5 @@
 // The release flow of RELEASING.md, end to end, in a temporary copy of the repository: `pnpm release` consumes the
-// pending changesets (on a release commit, where none are pending, a minor for abi-headers and a patch for the rest):
+// pending changesets plus a minor for abi-headers and a patch for the rest:
 // each package its own version and CHANGELOG.md, the ABI release recorded, a fresh clone's gate naming that release;
 // `pnpm release:publish` publishes to a local Verdaccio and npm installs the server from it; then a server-only
 // patch release and an additive ABI release show each package versioned on its own.
@@ -121,18 +121,17 @@ describe('pnpm release: the first release, from the pending changesets', () => {
 
   beforeAll(() => {
     before = publishedPackages(repo);
-    // The repository's own pending changesets; on a release commit there are none: then a minor for abi-headers
-    // and a patch for every other package, as the next release might be.
-    if (pendingBumps(repo).size === 0) {
-      for (const p of before)
-        changeset(
-          `release-check-${p.dir.split('/').pop()}.md`,
-          p.name,
-          p.name === ABI ? 'minor' : 'patch',
-          'A change.',
-        );
-      commitAll(repo, 'changesets for the release check');
-    }
+    // The repository's own pending changesets (none on a release commit, a few just after one), plus a minor for
+    // abi-headers and a patch for every other package, as the next release might be: each package is then
+    // released, and abi-headers on a version of its own.
+    for (const p of before)
+      changeset(
+        `release-check-${p.dir.split('/').pop()}.md`,
+        p.name,
+        p.name === ABI ? 'minor' : 'patch',
+        'A change.',
+      );
+    commitAll(repo, 'changesets for the release check');
     const bumps = pendingBumps(repo);
     expected = expectedVersions(before, bumps);
     release();
