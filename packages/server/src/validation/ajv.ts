@@ -21,15 +21,32 @@ interface AjvLike {
   compile(schema: object): AjvValidate;
 }
 
-const require = createRequire(import.meta.url);
 let ajv2020: AjvLike | undefined;
 let ajv7: AjvLike | undefined;
+let load: ((id: string) => unknown) | undefined;
+
+/**
+ * ajv and ajv-formats, required from beside this file. The loader is made on first use, not at import: a
+ * bundle for a runtime without files (Cloudflare Workers) has no `import.meta.url` to resolve from, and
+ * importing the package there must still succeed.
+ */
+function requireFromHere(id: string): unknown {
+  try {
+    load ??= createRequire(import.meta.url);
+    return load(id);
+  } catch (error) {
+    throw new Error(
+      `the full JSON Schema validator (ajv) cannot be loaded on this runtime (${(error as Error).message}); ` +
+        'keep the schema within the simple subset or pass a Standard Schema (zod 4, valibot, arktype)',
+    );
+  }
+}
 
 function make(modulePath: string): AjvLike {
-  const mod = require(modulePath) as { default?: unknown };
+  const mod = requireFromHere(modulePath) as { default?: unknown };
   const Ajv = (mod.default ?? mod) as new (options: object) => AjvLike;
   const instance = new Ajv({ strict: false, allErrors: false, validateSchema: true });
-  const formats = require('ajv-formats') as { default?: unknown };
+  const formats = requireFromHere('ajv-formats') as { default?: unknown };
   ((formats.default ?? formats) as (ajv: AjvLike) => void)(instance);
   return instance;
 }

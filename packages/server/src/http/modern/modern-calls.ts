@@ -93,14 +93,23 @@ export class ModernCalls {
   readonly #running = new Map<string, CallStream>();
   readonly #kept = new Map<string, Kept>();
 
+  readonly #nodeId: () => string;
+
   /**
-   * `nodeId` names this process in tokens; `isGone` tells whether another process stopped for good
-   * (undefined: no other process can exist, so one that is not this one is gone).
+   * `nodeId` names this process in tokens (asked for on first use: a Worker may not make random values
+   * before its first request); `isGone` tells whether another process stopped for good (undefined: no other
+   * process can exist, so one that is not this one is gone).
    */
   constructor(
-    readonly nodeId: string,
+    nodeId: () => string,
     private readonly isGone: ((node: string) => Promise<boolean>) | undefined,
-  ) {}
+  ) {
+    this.#nodeId = nodeId;
+  }
+
+  get nodeId(): string {
+    return this.#nodeId();
+  }
 
   /** Calls in flight here (listen streams are not work). */
   get busy(): number {

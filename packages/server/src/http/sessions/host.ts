@@ -57,7 +57,7 @@ export class SessionHost {
   readonly keepAlive: KeepAlive;
   readonly #headHold: HeadHold;
   readonly #store;
-  readonly #nodeId: string;
+  #nodeId: string | undefined;
 
   constructor(server: ConnectableServer, opts: ResolvedHandlerOptions) {
     this.server = server;
@@ -83,14 +83,23 @@ export class SessionHost {
     this.#headHold = new HeadHold(opts.sseHeadHoldMs, this.report);
     this.limits = new ClientLimits(opts);
     this.keepAlive = new KeepAlive(opts.keepAliveMs, this.report);
-    this.#nodeId = opts.sharedSessions?.router.nodeId ?? crypto.randomUUID().slice(0, 8);
-    this.calls = new ModernCalls(this.#nodeId, this.shared?.isGone);
+    this.#nodeId = opts.sharedSessions?.router.nodeId;
+    this.calls = new ModernCalls(() => this.nodeId, this.shared?.isGone);
     this.modern = {
       jsonResponse: opts.jsonResponse,
       keepAlive: this.keepAlive,
       report: this.report,
       calls: this.calls,
     };
+  }
+
+  /**
+   * This process's name in call tokens: the shared state's, else a random one made on first use, since a
+   * Worker may make no random value while its module loads (where a handler is usually created).
+   */
+  get nodeId(): string {
+    this.#nodeId ??= crypto.randomUUID().slice(0, 8);
+    return this.#nodeId;
   }
 
   /** A transport for a new session (`sessionId`), or for one stateless request (undefined). */
@@ -167,7 +176,7 @@ export class SessionHost {
 
   /** Drain for `graceMs`, then answer what is left with an error and close everything here. */
   close(graceMs: number | undefined): Promise<void> {
-    const lost = (id: RequestId): JsonRpcMessage => JSON.parse(lostRequestError(id, this.#nodeId, 'stopped'));
+    const lost = (id: RequestId): JsonRpcMessage => JSON.parse(lostRequestError(id, this.nodeId, 'stopped'));
     return this.drain.run(count(graceMs, 0, 'graceMs'), {
       busy: () => this.busy(),
       endTasks: () => this.server.endTasks?.() ?? Promise.resolve(0),
