@@ -73,6 +73,8 @@ const SUITES: readonly Suite[] = [
     alone: { maxWorkers: 2 },
   },
   { name: 'publish', dir: 'tests/publish' },
+  // The fetch handler's examples on the real Bun, Deno and workerd binaries from npm.
+  { name: 'runtimes', dir: 'tests/runtimes' },
   {
     name: 'bench',
     dir: 'bench',
