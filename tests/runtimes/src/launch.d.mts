@@ -20,4 +20,5 @@ export interface Launched {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function launch(name: RuntimeName, options?: { timeoutMs?: number }): Promise<Launched>;
+/** Starts `name`'s example, or the same file names in `cwd` (server.ts, or wrangler.json for workers). */
+export function launch(name: RuntimeName, options?: { timeoutMs?: number; cwd?: string }): Promise<Launched>;

@@ -52,15 +52,15 @@ export const RUNTIMES = {
 const ENDPOINT = /MCP endpoint: (http:\/\/\S+)/;
 
 /**
- * Starts `name`'s example with PORT=0 and resolves with `{ url, pid, stop, output }` once it listens; rejects
- * with the runtime's output when it exits first or stays silent for `timeoutMs`.
+ * Starts `name`'s example (or the same files in `cwd`) with PORT=0 and resolves with `{ url, pid, stop, output }`
+ * once it listens; rejects with the runtime's output when it exits first or stays silent for `timeoutMs`.
  */
-export function launch(name, { timeoutMs = 60_000 } = {}) {
+export function launch(name, { timeoutMs = 60_000, cwd } = {}) {
   const runtime = RUNTIMES[name];
   if (runtime === undefined)
     throw new Error(`unknown runtime ${name}: one of ${Object.keys(RUNTIMES).join(', ')}`);
   const child = spawn(runtime.command(), runtime.args, {
-    cwd: runtime.cwd,
+    cwd: cwd ?? runtime.cwd,
     env: { ...process.env, PORT: '0', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
