@@ -7,6 +7,7 @@
 import type { Capability } from './declared.js';
 import type { NotificationContext, RequestHook } from './extensions/types.js';
 import type { Era, HandlerContext, InputRequest, PeerRequestOptions, RequestId } from './handler-types.js';
+import type { Layer } from './middleware/chain.js';
 import type { StateSealer } from './modern/sealer.js';
 import type { ResolvedOptions } from './options.js';
 import type { ClientContext } from './protocol.js';
@@ -72,6 +73,8 @@ export interface ListenFilter {
 export interface Extensions {
   /** The hooks, in the order added; a new array on every change. */
   readonly hooks: readonly RequestHook[];
+  /** The middleware (hooks' `before` included), in the order added; a new array on every change. */
+  readonly layers: readonly Layer[];
   readonly notifications: Map<string, NotificationEntry>;
   readonly nameParams: Map<string, string>;
   readonly listenFilters: Map<string, ListenFilter>;

@@ -5,11 +5,12 @@
 
 import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
 import { clientExtension } from './extensions/client.js';
-import { runAfter, runBefore } from './extensions/hooks.js';
+import { runAfter } from './extensions/hooks.js';
 import type { RequestOutcome } from './extensions/types.js';
 import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
 import { isThenable, Later, type LaterListener } from './later.js';
+import { runChain } from './middleware/chain.js';
 import type { ClientContext } from './protocol.js';
 import type { Operation } from './telemetry/operation.js';
 import type { MessageContext } from './transport.js';
@@ -39,13 +40,15 @@ export class RequestState implements MethodContext, Served, LaterListener {
   private abortReason: unknown;
   private abortHook: (() => void) | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  private bag: Record<string, unknown> | undefined;
 
   constructor(
     /** Its connection; after a hand-over, the task standing in for it. */
     public session: ConnectionCore,
     readonly requestId: RequestId,
     readonly method: string,
-    readonly params: Record<string, unknown> | undefined,
+    /** What was asked; middleware may replace it before the method runs. */
+    public params: Record<string, unknown> | undefined,
     readonly context: MessageContext | undefined,
     readonly client: ClientContext,
     readonly run: MethodRun,
@@ -85,35 +88,29 @@ export class RequestState implements MethodContext, Served, LaterListener {
     return clientExtension(this.client, this.params, id);
   }
 
-  /** Run the method now (called directly or by the scheduler when a slot frees), after the hooks. */
-  start(): void {
-    this.started = true;
-    const hooks = this.session.server.extensions.hooks;
-    if (hooks.length > 0) {
-      let waiting: PromiseLike<void> | undefined;
-      try {
-        waiting = runBefore(hooks, this);
-      } catch (error) {
-        this.fail(error);
-        return;
-      }
-      if (waiting !== undefined) {
-        waiting.then(
-          () => {
-            if (!this.finished) this.runMethod();
-          },
-          (error) => this.fail(error),
-        );
-        return;
-      }
-    }
-    this.runMethod();
+  /** The tool a tools/call names, as its params say now. */
+  get tool(): string | undefined {
+    const name = this.method === 'tools/call' ? this.params?.name : undefined;
+    return typeof name === 'string' ? name : undefined;
   }
 
-  private runMethod(): void {
+  /** What middleware leaves for the layers inside it. */
+  get state(): Record<string, unknown> {
+    if (this.bag === undefined) this.bag = {};
+    return this.bag;
+  }
+
+  /** Run the method now (called directly or by the scheduler when a slot frees), inside the middleware. */
+  start(): void {
+    this.started = true;
+    const layers = this.session.server.extensions.layers;
     let out: unknown;
     try {
-      out = this.op === undefined ? this.run(this) : this.op.run(this.run, this);
+      if (layers.length === 0) out = this.op === undefined ? this.run(this) : this.op.run(this.run, this);
+      else {
+        const chain = (req: RequestState) => runChain(layers, req, req.run);
+        out = this.op === undefined ? chain(this) : this.op.run(chain, this);
+      }
     } catch (error) {
       this.fail(error);
       return;

@@ -28,6 +28,7 @@ import type {
 import type { Kind, MethodSpec, ServerHost } from './host.js';
 import { redact } from './logging.js';
 import { builtinMethods } from './methods/index.js';
+import type { Middleware, MiddlewareMatch, ToolMatch } from './middleware/types.js';
 import { modernMethods } from './modern/methods.js';
 import { StateSealer } from './modern/sealer.js';
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
@@ -186,9 +187,25 @@ export class McpServer implements ServerHost {
     return addNotificationTo(this, definition, handler);
   }
 
-  /** Run `hook` around every request (before the method, and once it ended); returns its remover. */
+  /**
+   * Run `hook` around every request: its `before` as a middleware layer (in the order added, among the
+   * others), its `after` once the request ended. Returns its remover.
+   */
   addHook(hook: RequestHook): () => void {
     return this.extensions.addHook(hook);
+  }
+
+  /**
+   * Add a middleware around requests (see docs/middleware.md): every request, or those `match` selects
+   * (`{ method }`, `{ tool }`). Layers run in the order added on the way in, in reverse on the way out.
+   * Returns its remover.
+   */
+  use(middleware: Middleware): () => void;
+  use(match: { tool: ToolMatch; method?: 'tools/call' }, middleware: Middleware<'tools/call'>): () => void;
+  use<const M extends string>(match: MiddlewareMatch<M>, middleware: Middleware<M>): () => void;
+  use(first: unknown, second?: unknown): () => void {
+    if (second === undefined) return this.extensions.use(undefined, first);
+    return this.extensions.use(first as MiddlewareMatch, second);
   }
 
   /**

@@ -1,12 +1,14 @@
 /**
  * What a server was extended with: the extensions it declares (the one source of
  * `capabilities.extensions` in initialize and server/discover), custom notifications, the hooks
- * around requests, the `Mcp-Name` field of custom methods, and extra `subscriptions/listen` filters.
+ * around requests, the middleware, the `Mcp-Name` field of custom methods, and extra `subscriptions/listen` filters.
  * Custom request methods themselves live in the server's method tables beside the built-in ones.
  */
 
 import { LocalError } from '../errors.js';
 import type { Extensions, ListenFilter, NotificationEntry } from '../host.js';
+import { hookLayer, type Layer, layerOf } from '../middleware/chain.js';
+import type { MiddlewareMatch } from '../middleware/types.js';
 import type { RequestHook } from './types.js';
 
 /** Extension ids: a reverse-DNS-like prefix, a slash, and a name (as `_meta` keys are named). */
@@ -19,6 +21,8 @@ export class ExtensionRegistry implements Extensions {
   readonly listenFilters = new Map<string, ListenFilter>();
   /** The hooks, in the order added; a new array on every change, so a running loop is never disturbed. */
   hooks: readonly RequestHook[] = [];
+  /** The middleware (hooks' `before` included), in the order added; a new array on every change. */
+  layers: readonly Layer[] = [];
 
   /** Declare extension `id` with its settings; returns the call that withdraws the declaration. */
   declare(id: string, settings: Record<string, unknown> = {}): () => void {
@@ -58,9 +62,24 @@ export class ExtensionRegistry implements Extensions {
     ) {
       throw new LocalError('INVALID_ARGUMENT', 'a request hook needs a before or an after function');
     }
+    const layer = hookLayer(hook);
+    const removeLayer = layer === undefined ? undefined : this.addLayer(layer);
     this.hooks = [...this.hooks, hook];
     return () => {
+      removeLayer?.();
       this.hooks = this.hooks.filter((h) => h !== hook);
+    };
+  }
+
+  /** Add a middleware, run for the requests `match` selects (all when undefined); returns its remover. */
+  use(match: MiddlewareMatch | undefined, middleware: unknown): () => void {
+    return this.addLayer(layerOf(match, middleware, this.layers.length));
+  }
+
+  private addLayer(layer: Layer): () => void {
+    this.layers = [...this.layers, layer];
+    return () => {
+      this.layers = this.layers.filter((l) => l !== layer);
     };
   }
 

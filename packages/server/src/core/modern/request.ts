@@ -25,6 +25,8 @@ export class ModernRequest extends RequestState {
   override round = 1;
   private broker: InputBroker | undefined;
   private carried: Record<string, unknown> = {};
+  /** With middleware: what the sealed state is bound to, the params as the client sent them. */
+  private bound: unknown;
 
   declare readonly client: ModernClient;
 
@@ -54,6 +56,9 @@ export class ModernRequest extends RequestState {
       this.broker = new InputBroker(this.method, caps, {});
       return undefined;
     }
+    // Middleware may rewrite the params (even in place); the client's next round sends them as they came.
+    if (this.session.server.extensions.layers.length > 0)
+      this.bound = JSON.parse(JSON.stringify(salient(this.method, this.params)));
     const responses = readInputResponses(this.params?.inputResponses);
     const token = this.params?.requestState;
     if (token === undefined) {
@@ -63,13 +68,17 @@ export class ModernRequest extends RequestState {
       return undefined;
     }
     const sealer = this.session.server.sealer;
-    return sealer.open(token, this.method, salient(this.method, this.params), this).then((state) => {
+    return sealer.open(token, this.method, this.salient(), this).then((state) => {
       this.round = state.round;
       this.carried = state.answers;
       const answers: Record<string, unknown> = { ...state.answers };
       for (const key of state.asked) if (Object.hasOwn(responses, key)) answers[key] = responses[key];
       this.broker = new InputBroker(this.method, caps, answers);
     });
+  }
+
+  private salient(): unknown {
+    return this.bound ?? salient(this.method, this.params);
   }
 
   override get awaitingInput(): boolean {
@@ -100,7 +109,7 @@ export class ModernRequest extends RequestState {
     const inputRequests: Record<string, InputRequest> = {};
     for (const [key, request] of broker.pending) inputRequests[key] = request;
     server.sealer
-      .seal(this.method, salient(this.method, this.params), this, {
+      .seal(this.method, this.salient(), this, {
         round: this.round + 1,
         answers,
         asked,
