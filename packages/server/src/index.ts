@@ -46,6 +46,16 @@ export type {
 export { Later, type LaterListener } from './core/later.js';
 export { redact } from './core/logging.js';
 export { type MaskedStream, maskSecrets, REDACTED, SecretMasker } from './core/mask.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  MiddlewareMatch,
+  MiddlewareMethods,
+  MiddlewareParams,
+  MiddlewareResult,
+  Next,
+  ToolMatch,
+} from './core/middleware/types.js';
 export type { CapabilityOptions, ServerOptions } from './core/options.js';
 export {
   type ClientContext,

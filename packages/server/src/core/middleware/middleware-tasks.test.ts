@@ -52,7 +52,10 @@ describe('middleware around a call that becomes a task', () => {
   it('2026-07-28: the same, once the call outlived the sync window and became a task', async () => {
     const { mcp, seen, release } = taskServer();
     const peer = await modernPeer(mcp, { extensions: { [TASKS]: {} } });
-    const made = (await peer.modern('tools/call', { name: 'job', arguments: {} })).result as Record<string, unknown>;
+    const made = (await peer.modern('tools/call', { name: 'job', arguments: {} })).result as Record<
+      string,
+      unknown
+    >;
     expect(made).toMatchObject({ resultType: 'task' });
     expect(seen).toEqual([]);
     release();
@@ -100,7 +103,10 @@ describe('middleware and the end of a request', () => {
     await peer.call('ping');
     proceed?.();
     await waitUntil(() => trail.length === 2, 'the middleware to go on');
-    expect(trail).toEqual(['aborted=true', 'tools/call ended before the method ran (cancelled or timed out)']);
+    expect(trail).toEqual([
+      'aborted=true',
+      'tools/call ended before the method ran (cancelled or timed out)',
+    ]);
     expect(ran).toBe(false);
     await peer.call('ping');
     expect(peer.received.some((m) => m.id === 'c1')).toBe(false);
@@ -146,7 +152,10 @@ describe('middleware around 2026-07-28 calls that ask for input', () => {
     });
     const peer = await modernPeer(mcp, { elicitation: {} });
     const params = { name: 'confirm', arguments: { what: 'logs' } };
-    const first = (await peer.modern('tools/call', structuredClone(params))).result as Record<string, unknown>;
+    const first = (await peer.modern('tools/call', structuredClone(params))).result as Record<
+      string,
+      unknown
+    >;
     expect(first).toMatchObject({ resultType: 'input_required' });
     const key = Object.keys(first.inputRequests as object)[0] as string;
     const second = await peer.modern('tools/call', {
