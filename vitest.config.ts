@@ -48,6 +48,7 @@ const SUITES: readonly Suite[] = [
     unit: [
       'fuzz-envelope',
       'fuzz-modern-stdio',
+      'middleware-recipes',
       'modern-era',
       'modern-mrtr',
       'standard-schema',
