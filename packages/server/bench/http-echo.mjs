@@ -7,6 +7,7 @@
 //
 //   pnpm --filter @entropic-mcp/server build && node packages/server/bench/http-echo.mjs [--calls 20000] [--warmup 2000]
 //   ... --only bare|sse|json|http-only [--concurrency 64]
+//   ... --only json --middleware 0,3 --rounds 3   (interleaved: 0 then 3 middlewares, three times over)
 //
 // `http-only` is a diagnostic: the HTTP layer in JSON mode with a stand-in server that answers from
 // onmessage, to tell the HTTP layer's cost from the protocol core's.
@@ -69,6 +70,7 @@ async function serve(mode) {
     const { McpServer } = await import('../dist/index.js');
     const { serveHttp } = await import('../dist/http/index.js');
     const mcp = new McpServer({ name: 'bench', version: '1.0.0' }, { maxConcurrency: 64 });
+    addMiddleware(mcp, Number(args[2] ?? '0'));
     mcp.addTool(
       {
         name: 'echo',
@@ -83,7 +85,37 @@ async function serve(mode) {
   process.stdout.write(`${url}\n`);
 }
 
-function startChild(mode) {
+/**
+ * `count` pass-through middlewares of the kinds users add: one around every request (timing), one matched
+ * by method that reads the params, one matched by tool that copies the result.
+ */
+function addMiddleware(mcp, count) {
+  let spent = 0;
+  const kinds = [
+    async (_ctx, next) => {
+      const t0 = performance.now();
+      const result = await next();
+      spent += performance.now() - t0;
+      return result;
+    },
+    [
+      { method: 'tools/call' },
+      (ctx, next) => {
+        if (typeof ctx.params?.name !== 'string') throw new Error('no tool name');
+        return next();
+      },
+    ],
+    [{ tool: 'echo' }, async (_ctx, next) => ({ ...(await next()) })],
+  ];
+  for (let i = 0; i < count; i++) {
+    const kind = kinds[i % kinds.length];
+    if (Array.isArray(kind)) mcp.use(kind[0], kind[1]);
+    else mcp.use(kind);
+  }
+  return () => spent;
+}
+
+function startChild(mode, middleware = 0) {
   const child = spawn(
     process.execPath,
     [
@@ -91,6 +123,7 @@ function startChild(mode) {
       fileURLToPath(import.meta.url),
       '--serve',
       mode,
+      String(middleware),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -167,8 +200,8 @@ class Conn {
   }
 }
 
-async function run(mode, concurrency, calls, warmup) {
-  const { child, url } = await startChild(mode);
+async function run(mode, concurrency, calls, warmup, middleware = 0) {
+  const { child, url } = await startChild(mode, middleware);
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const conns = Array.from({ length: concurrency }, () => new Conn(url));
   try {
@@ -224,6 +257,8 @@ async function main() {
   const calls = Number(option('--calls', '20000'));
   const warmup = Number(option('--warmup', '2000'));
   const only = option('--only', undefined);
+  const layers = option('--middleware', undefined);
+  if (layers !== undefined) return compareMiddleware(only ?? 'json', layers, calls, warmup);
   const modes = only ? [only] : ['bare', 'sse', 'json'];
   const rows = [];
   for (const concurrency of only ? [Number(option('--concurrency', '64'))] : [1, 64]) {
@@ -248,6 +283,35 @@ async function main() {
     );
   }
   console.log("(calls/s moves with the machine's load; server CPU per call is the steadier comparison)");
+}
+
+/** The same mode with each middleware count in turn, `--rounds` times over, so load drifts hit all alike. */
+async function compareMiddleware(mode, layers, calls, warmup) {
+  const counts = layers.split(',').map(Number);
+  const rounds = Number(option('--rounds', '3'));
+  const concurrency = Number(option('--concurrency', '64'));
+  const runs = new Map(counts.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const n of counts) runs.get(n).push(await run(mode, concurrency, calls, warmup, n));
+  }
+  console.log(
+    `echo tools/call over HTTP (${mode}), ${concurrency} in flight, ${calls} calls after ${warmup} warm-up, ${rounds} interleaved rounds, Node ${process.version}`,
+  );
+  console.log('middlewares   calls/s (each round)            median   server CPU µs/call (median)');
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [n, results] of runs) {
+    const rates = results.map((r) => r.rate);
+    console.log(
+      `${String(n).padStart(11)}   ${rates
+        .map((r) => Math.round(r))
+        .join(' / ')
+        .padEnd(30)}${Math.round(median(rates)).toString().padStart(8)}${median(
+        results.map((r) => r.cpuPerCall),
+      )
+        .toFixed(1)
+        .padStart(29)}`,
+    );
+  }
 }
 
 if (args[0] === '--serve') await serve(args[1]);
