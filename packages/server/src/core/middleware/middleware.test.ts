@@ -240,6 +240,28 @@ describe.each(['legacy', 'modern'] as const)('middleware in the %s era', (era) =
 });
 
 describe('server.use', () => {
+  it('types the context and the result by method and tool (checked by the typecheck)', () => {
+    const { mcp } = server();
+    mcp.use({ tool: 'echo' }, async (ctx, next) => {
+      const name: string = ctx.tool;
+      const args: Record<string, unknown> | undefined = ctx.params.arguments;
+      const result = await next();
+      const blocks: unknown[] = result.content;
+      return name && args && blocks ? result : result;
+    });
+    mcp.use({ method: 'resources/read' }, async (ctx, next) => {
+      const uri: string = ctx.params.uri;
+      return uri === '' ? { contents: [] } : next();
+    });
+    // @ts-expect-error a middleware answers with a result object
+    mcp.use({ tool: 'echo' }, async () => 42);
+    // @ts-expect-error a tools/call result has content, not contents
+    mcp.use({ method: 'tools/call' }, async () => ({ contents: [] }));
+    // @ts-expect-error ctx.tool may be undefined outside tools/call
+    mcp.use({ method: 'prompts/get' }, (ctx, next) => (ctx.tool.length > 0 ? next() : next()));
+    expect(typeof mcp.use).toBe('function');
+  });
+
   it('refuses what is not a middleware or a match with a message naming the mistake', () => {
     const { mcp } = server();
     const pass: Middleware = (_ctx, next) => next();
