@@ -13,20 +13,26 @@ const TASKS = 'io.modelcontextprotocol/tasks';
 const YES_NO = { type: 'object', properties: { ok: { type: 'boolean' } } } as const;
 
 /** A server whose `job` tool waits for `release()`, and a middleware that stamps its result. */
-function taskServer() {
+function taskServer(limit?: number) {
   let release: () => void = () => {};
   const gate = new Promise<void>((open) => {
     release = open;
   });
   const seen: unknown[] = [];
-  const mcp = new McpServer({ name: 'mw-tasks', version: '1' }, { tasks: { pollIntervalMs: 20 } });
+  const mcp = new McpServer(
+    { name: 'mw-tasks', version: '1' },
+    { tasks: { pollIntervalMs: 20, ...(limit === undefined ? {} : { maxTasksPerPrincipal: limit }) } },
+  );
   mcp.addTool({ name: 'job', execution: { taskSupport: 'optional' } }, async () => {
     await gate;
     return { content: [text('done')] };
   });
   mcp.use({ tool: 'job' }, async (ctx, next) => {
     if (ctx.params.arguments?.cached === true) return { content: [text('from cache')] };
-    const result = await next();
+    const result = await next().catch((error: Error) => {
+      seen.push(error.message);
+      throw error;
+    });
     seen.push(result);
     return { ...result, content: [...result.content, text('stamped')] };
   });
@@ -62,6 +68,17 @@ describe('middleware around a call that becomes a task', () => {
     const task = await pollTask(peer, made.taskId as string, (t) => t.status === 'completed');
     expect(texts(task.result)).toEqual(['done', 'stamped']);
     expect(seen).toEqual([{ content: [{ type: 'text', text: 'done' }] }]);
+  });
+
+  it('2025-11-25: a task the store refuses gives the client the error, and next() rejects saying the tool did not run', async () => {
+    const { mcp, seen, release } = taskServer(1);
+    const { peer } = await initializedPeer(mcp);
+    await peer.call('tools/call', { name: 'job', arguments: {}, task: {} });
+    const refused = await peer.request('tools/call', { name: 'job', arguments: {}, task: {} });
+    expect(refused.error).toMatchObject({ code: expect.any(Number) });
+    await waitUntil(() => seen.length === 1, 'the middleware to hear of the refusal');
+    expect(seen).toEqual(['the task was refused, so the tool did not run']);
+    release();
   });
 
   it('a middleware that answers by itself makes no task: the client gets that result directly', async () => {

@@ -5,7 +5,7 @@
  * which a tool that never runs as a task refuses (-32601), and a tool that requires it needs (-32601).
  */
 
-import { ErrorCode, McpError } from '../errors.js';
+import { ErrorCode, LocalError, McpError } from '../errors.js';
 import { missingExtension } from '../extensions/client.js';
 import type { MethodContext } from '../host.js';
 import { invalidParams } from '../params.js';
@@ -65,7 +65,11 @@ export function startTask(tasks: Tasks, req: MethodContext, mode: TaskMode, begi
   const owner = ownerOf(req);
   if (req.era === 'legacy') {
     const run = new TaskRun(tasks, req, tasks.newTask(owner, 'legacy', mode.ttlMs));
-    return run.created.then((stored) => (stored ? begin() : undefined));
+    // Refused (the request already got the error): nothing runs, and a middleware's next() rejects saying so.
+    return run.created.then((stored) => {
+      if (!stored) throw new LocalError('CLOSED', 'the task was refused, so the tool did not run');
+      return begin();
+    });
   }
   const out = begin();
   setTimeout(() => {
