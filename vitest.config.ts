@@ -49,6 +49,7 @@ const SUITES: readonly Suite[] = [
       'fuzz-envelope',
       'fuzz-modern-stdio',
       'middleware-recipes',
+      'middleware-stdio',
       'modern-era',
       'modern-mrtr',
       'standard-schema',
