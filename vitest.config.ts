@@ -52,6 +52,7 @@ const SUITES: readonly Suite[] = [
       'middleware-stdio',
       'modern-era',
       'modern-mrtr',
+      'sdk-in-memory',
       'standard-schema',
       'stdio',
       'transport-in-memory',

@@ -1,7 +1,7 @@
 /**
- * The README examples, compiled as a consumer would: every ```js/```ts block of the root README and
- * this package's README becomes a file of a project that imports the built package, checked with
- * `tsc --strict --noEmit`. A block whose fence says `fragment` (```js fragment) is left out.
+ * The README examples, compiled as a consumer would: every ```js/```ts block of the root README, this
+ * package's README and the testing guide (docs/testing.md) becomes a file of a project that imports
+ * the built package, checked with `tsc --strict --noEmit`. A block whose fence says `fragment` (```js fragment) is left out.
  */
 
 import { readFileSync, rmSync } from 'node:fs';
@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consumerProject, runTsc, SERVER_ROOT } from './support/consumer-tsc.mjs';
 
-const READMES = [join(SERVER_ROOT, '../../README.md'), join(SERVER_ROOT, 'README.md')];
+const READMES = [
+  join(SERVER_ROOT, '../../README.md'),
+  join(SERVER_ROOT, 'README.md'),
+  join(SERVER_ROOT, '../../docs/testing.md'),
+];
 
 function codeBlocks(file: string): { line: number; code: string }[] {
   const blocks: { line: number; code: string }[] = [];
@@ -30,7 +34,11 @@ describe('README examples', () => {
   it('compile under tsc --strict against the built package', () => {
     const files: Record<string, string> = {};
     for (const readme of READMES) {
-      const tag = readme.includes('packages/server') ? 'server' : 'root';
+      const tag = readme.includes('packages/server')
+        ? 'server'
+        : readme.endsWith('testing.md')
+          ? 'testing-guide'
+          : 'root';
       for (const block of codeBlocks(readme)) files[`${tag}-readme-line-${block.line}.ts`] = block.code;
     }
     expect(Object.keys(files).length).toBeGreaterThanOrEqual(3);

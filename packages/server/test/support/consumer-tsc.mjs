@@ -18,6 +18,10 @@ const LINKS = {
   arktype: join(SERVER_ROOT, 'node_modules/arktype'),
   valibot: join(SERVER_ROOT, 'node_modules/valibot'),
   '@valibot/to-json-schema': join(SERVER_ROOT, 'node_modules/@valibot/to-json-schema'),
+  // The testing examples connect the official SDK clients in memory.
+  '@modelcontextprotocol/sdk': join(SERVER_ROOT, 'node_modules/@modelcontextprotocol/sdk'),
+  '@modelcontextprotocol/client': join(SERVER_ROOT, 'node_modules/@modelcontextprotocol/client'),
+  vitest: join(REPO_ROOT, 'node_modules/vitest'),
   // The README's telemetry example registers an OpenTelemetry SDK beside the server.
   ...Object.fromEntries(
     ['api', 'sdk-trace-node', 'sdk-metrics', 'exporter-trace-otlp-proto', 'exporter-metrics-otlp-proto'].map(
