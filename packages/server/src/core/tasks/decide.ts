@@ -8,7 +8,9 @@
 import { ErrorCode, LocalError, McpError } from '../errors.js';
 import { missingExtension } from '../extensions/client.js';
 import type { MethodContext } from '../host.js';
+import { isThenable, Later } from '../later.js';
 import { invalidParams } from '../params.js';
+import type { TaskTrace } from '../telemetry/server-telemetry.js';
 import { TaskRun } from './run.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';
@@ -63,18 +65,43 @@ export function taskMode(req: MethodContext, support: TaskSupport, name: string)
  */
 export function startTask(tasks: Tasks, req: MethodContext, mode: TaskMode, begin: () => unknown): unknown {
   const owner = ownerOf(req);
+  // The handler runs under the task's span from its first line: what it traces belongs to the task.
+  const trace = req.session.server.telemetry.task(req.op, req.method);
   if (req.era === 'legacy') {
-    const run = new TaskRun(tasks, req, tasks.newTask(owner, 'legacy', mode.ttlMs));
+    const run = new TaskRun(tasks, req, tasks.newTask(owner, 'legacy', mode.ttlMs), trace);
     // Refused (the request already got the error): nothing runs, and a middleware's next() rejects saying so.
     return run.created.then((stored) => {
       if (!stored) throw new LocalError('CLOSED', 'the task was refused, so the tool did not run');
-      return begin();
+      return trace === undefined ? begin() : trace.run(begin);
     });
   }
-  const out = begin();
+  const out = trace === undefined ? begin() : trace.run(begin);
   setTimeout(() => {
     if (!req.finished && !req.awaitingInput)
-      new TaskRun(tasks, req, tasks.newTask(owner, 'modern', undefined));
+      new TaskRun(tasks, req, tasks.newTask(owner, 'modern', undefined), trace);
+    else trace?.direct();
   }, tasks.options.syncWindowMs);
+  return trace === undefined ? out : whenSettled(out, trace);
+}
+
+/** `out`, watched so that a call answered within the sync window ends its span then (not at the window's end). */
+function whenSettled(out: unknown, trace: TaskTrace): unknown {
+  if (out instanceof Later) {
+    const watched = new Later();
+    out.listen({
+      onSettled: (ok, value) => {
+        trace.direct();
+        if (ok) watched.resolve(value);
+        else watched.reject(value);
+      },
+    });
+    return watched;
+  }
+  if (isThenable(out)) {
+    const direct = () => trace.direct();
+    out.then(direct, direct);
+    return out;
+  }
+  trace.direct();
   return out;
 }

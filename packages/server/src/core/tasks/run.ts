@@ -55,8 +55,11 @@ export class TaskRun implements ConnectionCore {
   #expiry: ReturnType<typeof setTimeout> | undefined;
   readonly #trace: TaskTrace | undefined;
 
-  /** Take `req` over for `task` and store the task; the request is answered once it is stored. */
-  constructor(tasks: Tasks, req: MethodContext, task: StoredTask) {
+  /**
+   * Take `req` over for `task` and store the task; the request is answered once it is stored. `trace` is the
+   * span the handler runs under (made when the handler began), if a tracer records.
+   */
+  constructor(tasks: Tasks, req: MethodContext, task: StoredTask, trace: TaskTrace | undefined) {
     this.#tasks = tasks;
     this.#req = req;
     this.#origin = req.session;
@@ -64,7 +67,8 @@ export class TaskRun implements ConnectionCore {
     this.owner = task.owner;
     this.#expiresAt = expiresAt(task);
     this.#lastStatus = task.status;
-    this.#trace = this.#origin.server.telemetry.task(req.op, task.taskId, req.method);
+    this.#trace = trace;
+    trace?.identify(task.taskId);
     req.handOver(this);
     tasks.running.add(this);
     this.#created = Promise.resolve()

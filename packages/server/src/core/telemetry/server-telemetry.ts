@@ -49,9 +49,22 @@ const CLIENT = { kind: SpanKind.CLIENT };
 const INTERNAL = { kind: SpanKind.INTERNAL };
 
 /** The lifetime of a task as a span: its handler's answer, then its end. */
+/**
+ * A task's span. Its handler runs in `run`, so what the handler traces (a plugin call, a Redis command) hangs
+ * under the task, not under the short request that started it.
+ */
 export interface TaskTrace {
+  /** Run `fn` with the task's span active. */
+  run<R>(fn: () => R): R;
+  /** The task was stored under `taskId`. */
+  identify(taskId: string): void;
   outcome(message: Record<string, unknown>): void;
   end(): void;
+  /**
+   * 2026-07-28: the call was answered within the sync window (or asked for input) and no task was made; the
+   * span ends with status `direct`. Does nothing once a task owns the span.
+   */
+  direct(): void;
 }
 const HTTP: Attributes = Object.freeze({ [Attr.networkTransport]: 'tcp', [Attr.networkProtocol]: 'http' });
 const REJECTED_BY_CODE: Readonly<Record<string, RejectReason>> = {
@@ -221,13 +234,28 @@ export class ServerTelemetry implements OperationSink {
    * A task's lifetime, from the request that started it to the end of its handler: an INTERNAL span under the
    * request's span (which ends when the task is created), `task {method}`, told the handler's outcome.
    */
-  task(origin: Operation | undefined, taskId: string, method: string): TaskTrace | undefined {
+  task(origin: Operation | undefined, method: string): TaskTrace | undefined {
     if (!apiInUse()) return undefined;
-    const span = this.tracer.startSpan(`task ${method}`, INTERNAL, origin?.ctx ?? contextApi.active());
+    const parent = origin?.ctx ?? contextApi.active();
+    const span = this.tracer.startSpan(`task ${method}`, INTERNAL, parent);
     if (!span.isRecording()) return undefined;
-    span.setAttributes({ [Attr.method]: method, [Attr.taskId]: taskId });
+    span.setAttribute(Attr.method, method);
+    const ctx = trace.setSpan(parent, span);
     let status = 'cancelled';
+    let owned = false;
+    let ended = false;
     return {
+      run: (fn) => contextApi.with(ctx, fn),
+      identify: (taskId) => {
+        owned = true;
+        span.setAttribute(Attr.taskId, taskId);
+      },
+      direct: () => {
+        if (owned || ended) return;
+        ended = true;
+        span.setAttribute(Attr.taskStatus, 'direct');
+        span.end();
+      },
       outcome: (message) => {
         const error = message.error as { code?: unknown; message?: unknown } | undefined;
         status = error === undefined ? 'completed' : 'failed';
@@ -245,6 +273,8 @@ export class ServerTelemetry implements OperationSink {
       // The handler settles just before its answer is given: the outcome comes in the same turn.
       end: () =>
         queueMicrotask(() => {
+          if (ended) return;
+          ended = true;
           span.setAttribute(Attr.taskStatus, status);
           span.end();
         }),

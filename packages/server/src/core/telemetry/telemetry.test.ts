@@ -216,6 +216,26 @@ describe('task spans', () => {
   });
 });
 
+describe('task spans within the sync window', () => {
+  it('a call answered within the window ends its span as direct, with what the handler traced under it', async () => {
+    const s = new McpServer({ name: 'tasks', version: '1' }, { tasks: { syncWindowMs: 60_000 } });
+    s.addTool({ name: 'quick', execution: { taskSupport: 'optional' } }, async () => {
+      trace.getTracer('handler').startSpan('inner').end();
+      return { content: [text('quick')] };
+    });
+    const peer = await modernPeer(s, { extensions: { 'io.modelcontextprotocol/tasks': {} } });
+    const answer = await peer.modern('tools/call', { name: 'quick', _meta: { traceparent } });
+    expect((answer.result as { resultType?: string }).resultType).toBe('complete');
+    const [call] = named('tools/call quick');
+    const [task] = named('task tools/call');
+    const [inner] = named('inner');
+    expect(task?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId);
+    expect(inner?.parentSpanContext?.spanId).toBe(task?.spanContext().spanId);
+    expect(task?.attributes['entropic.task.status']).toBe('direct');
+    expect(task?.attributes['entropic.task.id']).toBeUndefined();
+  });
+});
+
 describe('server metrics', () => {
   const count = async (name: string, match: Record<string, unknown>) =>
     (await otel.points(name))
