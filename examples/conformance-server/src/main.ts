@@ -43,7 +43,8 @@ export function createConformanceServer(
       version: '1.0.0',
       description: 'Fixtures for the MCP conformance suite',
     },
-    { capabilities: { subscribe: true, completions: true } },
+    // The tasks scenarios expect a task-capable call to become a task at once, however quick.
+    { capabilities: { subscribe: true, completions: true }, tasks: { syncWindowMs: 0 } },
   );
   addTools(server, (ctx) => ctx.sessionId !== undefined && closeStream(ctx.sessionId, ctx.requestId));
   addResources(server);

@@ -178,7 +178,10 @@ describe('RedisTaskStore on Redis', () => {
 
   it('writes the outcome of a task that finished while Redis was away once it is back', async () => {
     const taskStore = await store({ keyPrefix: 'away:' });
-    const server = new McpServer({ name: 'away', version: '1.0.0' }, { tasks: { store: taskStore } });
+    const server = new McpServer(
+      { name: 'away', version: '1.0.0' },
+      { tasks: { store: taskStore, syncWindowMs: 0 } },
+    );
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;

@@ -37,7 +37,7 @@ let refusal: WriteRefusal | undefined;
 function mcpServer(state: RedisSharedState): McpServer {
   const mcp = new McpServer(
     { name: 'write-refusal', version: '1.0.0' },
-    { tasks: { store: state.taskStore }, clock: state.now },
+    { tasks: { store: state.taskStore, syncWindowMs: 0 }, clock: state.now },
   );
   mcp.addTool({ name: 'echo' }, (args) => ({ content: [{ type: 'text', text: String(args.text) }] }));
   mcp.addTool({ name: 'slow', execution: { taskSupport: 'optional' } }, async () => {

@@ -55,6 +55,7 @@ beforeAll(async () => {
       '      task_support: { "*": optional }',
       '  tasks:',
       '    poll_interval_ms: 100',
+      '    sync_window_ms: 0',
       `  node_timeout_ms: ${NODE_TIMEOUT_MS}`,
     ],
   });

@@ -33,6 +33,7 @@ beforeAll(async () => {
       `    default_ttl_ms: ${TTL_MS}`,
       '    max_per_principal: 2',
       '    poll_interval_ms: 100',
+      '    sync_window_ms: 0',
     ],
     perNode: (i) => {
       const offset = SKEW[i];

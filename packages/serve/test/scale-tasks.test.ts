@@ -25,6 +25,7 @@ beforeAll(async () => {
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
       '  tasks:',
       '    poll_interval_ms: 100',
+      '    sync_window_ms: 0',
       `  node_timeout_ms: ${NODE_TIMEOUT_MS}`,
     ],
   });

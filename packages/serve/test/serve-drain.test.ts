@@ -36,6 +36,7 @@ beforeAll(() => {
       '      task_support: { "*": optional }',
       '  tasks:',
       '    poll_interval_ms: 100',
+      '    sync_window_ms: 0',
       '',
     ].join('\n'),
   );

@@ -44,6 +44,7 @@ beforeAll(async () => {
       '      task_support: { "*": optional, tasks.stopped: forbidden }',
       '  tasks:',
       '    poll_interval_ms: 100',
+      '    sync_window_ms: 0',
       '',
     ].join('\n'),
   );

@@ -20,7 +20,7 @@ let ids = 0;
 function holdServer(): McpServer {
   const mcp = new McpServer(
     { name: 'tasks-clients', version: '1.0.0' },
-    { tasks: { maxTasksPerPrincipal: LIMIT } },
+    { tasks: { maxTasksPerPrincipal: LIMIT, syncWindowMs: 0 } },
   );
   mcp.addTool(
     { name: 'hold', execution: { taskSupport: 'optional' } },

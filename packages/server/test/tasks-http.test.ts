@@ -20,7 +20,10 @@ let srv: HttpServerHandle;
 let ids = 0;
 
 beforeAll(async () => {
-  const mcp = new McpServer({ name: 'tasks-http', version: '1.0.0' }, { tasks: { maxTasksPerPrincipal: 2 } });
+  const mcp = new McpServer(
+    { name: 'tasks-http', version: '1.0.0' },
+    { tasks: { maxTasksPerPrincipal: 2, syncWindowMs: 0 } },
+  );
   mcp.addTool(
     { name: 'hold', execution: { taskSupport: 'optional' } },
     (_args, ctx) => new Promise((_resolve, reject) => ctx.onAbort(() => reject(new Error('stopped')))),

@@ -89,6 +89,7 @@ describe('chaos: processes 10 minutes slow and fast', () => {
         '  tasks:',
         `    default_ttl_ms: ${TASK_TTL_MS}`,
         '    poll_interval_ms: 100',
+        '    sync_window_ms: 0',
       ],
       perNode: (i) => {
         const offset = SKEW[i];

@@ -289,7 +289,7 @@ describe('task keys', () => {
       '    - path: /opt/more.mjs',
       '      task_support: { crawl: optional }',
       '  tasks: { max_per_principal: 4, default_ttl_ms: 60000, max_ttl_ms: 600000, poll_interval_ms: 250,',
-      '    max_finished_per_principal: 50, max_finished_bytes_per_principal: 1048576 }',
+      '    max_finished_per_principal: 50, max_finished_bytes_per_principal: 1048576, sync_window_ms: 0 }',
       '  node_timeout_ms: 5000',
     ].join('\n');
     const config = parseServeConfig(text, FILE);
@@ -308,6 +308,7 @@ describe('task keys', () => {
       defaultTtlMs: 60_000,
       maxTtlMs: 600_000,
       pollIntervalMs: 250,
+      syncWindowMs: 0,
     });
     expect(config.nodeTimeoutMs).toBe(5000);
   });

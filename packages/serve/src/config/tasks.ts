@@ -20,6 +20,8 @@ export interface TaskLimits {
   readonly defaultTtlMs?: number;
   readonly maxTtlMs?: number;
   readonly pollIntervalMs?: number;
+  /** 2026-07-28: how long a call may run before it is answered with a task (0 allowed). */
+  readonly syncWindowMs?: number;
 }
 
 const SUPPORT: readonly string[] = ['forbidden', 'optional', 'required'];
@@ -30,7 +32,10 @@ const LIMIT_KEYS: Record<string, keyof TaskLimits> = {
   default_ttl_ms: 'defaultTtlMs',
   max_ttl_ms: 'maxTtlMs',
   poll_interval_ms: 'pollIntervalMs',
+  sync_window_ms: 'syncWindowMs',
 };
+/** Keys where 0 is meaningful. */
+const ZERO_ALLOWED = new Set(['sync_window_ms']);
 const MODULE_KEYS = ['path', 'task_support'];
 
 function supportOf(source: Source, where: string, path: Path, value: unknown): TaskSupport {
@@ -98,13 +103,14 @@ export function parseToolsModules(source: Source, value: unknown): ToolsModuleEn
   });
 }
 
-/** `mcp.tasks`: positive integers under the keys above. */
+/** `mcp.tasks`: positive integers under the keys above (`sync_window_ms` may be 0). */
 export function parseTaskLimits(source: Source, value: unknown): TaskLimits {
   const at = ['mcp', 'tasks'];
   if (!isRecord(value)) throw source.error('mcp.tasks must be a mapping', at);
   checkKeys(source, 'mcp.tasks', at, value, Object.keys(LIMIT_KEYS));
   const out: Record<string, number> = {};
   for (const [key, raw] of Object.entries(value))
-    out[LIMIT_KEYS[key] as string] = positiveInt(source, `mcp.tasks.${key}`, [...at, key], raw);
+    out[LIMIT_KEYS[key] as string] =
+      ZERO_ALLOWED.has(key) && raw === 0 ? 0 : positiveInt(source, `mcp.tasks.${key}`, [...at, key], raw);
   return out as TaskLimits;
 }

@@ -46,6 +46,7 @@ function taskOptions(plan: ServePlan): TaskOptions {
     ...(t.defaultTtlMs === undefined ? {} : { defaultTtlMs: t.defaultTtlMs }),
     ...(t.maxTtlMs === undefined ? {} : { maxTtlMs: t.maxTtlMs }),
     ...(t.pollIntervalMs === undefined ? {} : { pollIntervalMs: t.pollIntervalMs }),
+    ...(t.syncWindowMs === undefined ? {} : { syncWindowMs: t.syncWindowMs }),
   };
 }
 

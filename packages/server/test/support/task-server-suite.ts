@@ -25,7 +25,7 @@ const later = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 export function outcomeServer(store: TaskStore, options: Omit<TaskOptions, 'store'> = {}): McpServer {
   const server = new McpServer(
     { name: 'task-outcomes', version: '1.0.0' },
-    { tasks: { store, pollIntervalMs: 20, ...options } },
+    { tasks: { store, pollIntervalMs: 20, syncWindowMs: 0, ...options } },
   );
   const task = { execution: { taskSupport: 'optional' as const } };
   // Each answers on a later turn, so a 2026-07-28 call becomes a task first.

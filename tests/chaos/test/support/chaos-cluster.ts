@@ -54,7 +54,10 @@ export async function startChaosCluster(
   const args = ['--auth-token-file', tokenFile, '--tools-module', CHAOS_TOOLS, '--root', root];
   // Keep-alive comments every second: abandoned streams are found within seconds, not the default 15 s.
   args.push('--sse-keep-alive', '1000', ...extraArgs);
-  const scale = await startScaleCluster(3, { ...more, args });
+  // Every task-capable call becomes a task at once (as the scenarios expect), unless the caller sets `tasks:`.
+  const mcp = more.mcp ?? [];
+  const tasks = mcp.some((line) => line.startsWith('  tasks:')) ? [] : ['  tasks:', '    sync_window_ms: 0'];
+  const scale = await startScaleCluster(3, { ...more, mcp: [...mcp, ...tasks], args });
   const proxy = await startCutProxy(scale.proxy.port);
   const redis = new Redis(scale.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2 });
   redis.on('error', () => {});

@@ -22,7 +22,10 @@ function server(): McpServer {
   gate = new Promise((open) => {
     release = open;
   });
-  const mcp = new McpServer({ name: 'modern-tasks', version: '1' }, { tasks: { pollIntervalMs: 20 } });
+  const mcp = new McpServer(
+    { name: 'modern-tasks', version: '1' },
+    { tasks: { pollIntervalMs: 20, syncWindowMs: 0 } },
+  );
   mcp.addTool({ name: 'must', execution: { taskSupport: 'required' } }, async () => {
     await later();
     return { content: [text('ran')] };
@@ -117,7 +120,7 @@ describe('tasks and the handler timeout', () => {
   it('run past handlerTimeoutMs: a task is bounded by its TTL, a plain call by the handler timeout', async () => {
     const server = new McpServer(
       { name: 't', version: '1' },
-      { handlerTimeoutMs: 100, tasks: { pollIntervalMs: 50 } },
+      { handlerTimeoutMs: 100, tasks: { pollIntervalMs: 50, syncWindowMs: 0 } },
     );
     server.addTool({ name: 'long', execution: { taskSupport: 'optional' } }, async () => {
       // Work that takes four times the handler timeout.

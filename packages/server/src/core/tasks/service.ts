@@ -19,6 +19,12 @@ import type {
   TaskStore,
 } from './types.js';
 
+/**
+ * 2026-07-28: how long a call of a task-capable tool may run before it is answered with a task. Most tool
+ * calls end well within a second; a task costs the client at least one poll (`pollIntervalMs`, 500).
+ */
+const DEFAULT_SYNC_WINDOW_MS = 1000;
+
 /** Compare-and-set attempts before a change gives up (only under heavy contention on one task). */
 const MAX_ATTEMPTS = 50;
 
@@ -54,7 +60,7 @@ export function resolveTaskOptions(options: TaskOptions | undefined): ResolvedTa
     defaultTtlMs,
     maxTtlMs,
     pollIntervalMs: positive('pollIntervalMs', o.pollIntervalMs, 500),
-    syncWindowMs: positive('syncWindowMs', o.syncWindowMs, 0, true),
+    syncWindowMs: positive('syncWindowMs', o.syncWindowMs, DEFAULT_SYNC_WINDOW_MS, true),
   };
 }
 

@@ -26,7 +26,7 @@ function fixture(options: TaskOptions = {}, pageSize?: number) {
   const aborted: string[] = [];
   const server = new McpServer(
     { name: 't', version: '1' },
-    { pageSize, tasks: { pollIntervalMs: 50, ...options } },
+    { pageSize, tasks: { pollIntervalMs: 50, syncWindowMs: 0, ...options } },
   );
   server.addTool(
     {

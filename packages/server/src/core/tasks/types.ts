@@ -147,8 +147,9 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /**
    * 2026-07-28: a call to a task-supporting tool still running after this long is answered with a
-   * task; one that finishes sooner gets its result directly. Default 0 (any call that does not answer
-   * within the turn it started in becomes a task).
+   * task; one that finishes sooner gets its result directly. Default 1000 (a quick call of a
+   * task-capable tool is answered as any call, not turned into a task to poll); 0 makes every call
+   * that does not answer within the turn it started in a task.
    */
   syncWindowMs?: number;
 }

@@ -193,7 +193,10 @@ describe('server spans: trace state, resources, sampling and roots', () => {
 
 describe('task spans', () => {
   it('a task is a span under the request that started it, ending with the handler, told how it ended', async () => {
-    const s = new McpServer({ name: 'tasks', version: '1' }, { tasks: { pollIntervalMs: 20 } });
+    const s = new McpServer(
+      { name: 'tasks', version: '1' },
+      { tasks: { pollIntervalMs: 20, syncWindowMs: 0 } },
+    );
     s.addTool({ name: 'job', execution: { taskSupport: 'optional' } }, async () => {
       await sleep(30);
       return { content: [text('built')] };
