@@ -11,7 +11,7 @@ import type { MethodContext } from '../host.js';
 import { isThenable, Later } from '../later.js';
 import { invalidParams } from '../params.js';
 import type { TaskTrace } from '../telemetry/server-telemetry.js';
-import { TaskRun } from './run.js';
+import { TaskRun, unref } from './run.js';
 import { ownerOf } from './scope.js';
 import type { Tasks } from './service.js';
 import type { TaskSupport } from './types.js';
@@ -76,11 +76,13 @@ export function startTask(tasks: Tasks, req: MethodContext, mode: TaskMode, begi
     });
   }
   const out = trace === undefined ? begin() : trace.run(begin);
-  setTimeout(() => {
+  // Unref'd: a call answered within the window leaves this timer behind, which must not keep its host alive.
+  const syncWindow = setTimeout(() => {
     if (!req.finished && !req.awaitingInput)
       new TaskRun(tasks, req, tasks.newTask(owner, 'modern', undefined), trace);
     else trace?.direct();
   }, tasks.options.syncWindowMs);
+  unref(syncWindow);
   return trace === undefined ? out : whenSettled(out, trace);
 }
 

@@ -31,7 +31,8 @@ const MESSAGE_GAP_MS = 200;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function unref(timer: unknown): void {
+/** Lets the process exit while only `timer` is pending (a no-op where timers have no `unref`). */
+export function unref(timer: unknown): void {
   (timer as { unref?: () => void }).unref?.();
 }
 
