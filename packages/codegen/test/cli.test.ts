@@ -1,6 +1,6 @@
 // Runs the built `entropic-abi` CLI: version, include-dir, generate, model, lock, check.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,21 @@ describe('entropic-abi (built CLI)', () => {
       fingerprint(readAbiModel()),
     );
     expect(abi('lock', '--file', file).stdout).toMatch(/^unchanged /);
+  });
+
+  it('loads the TypeScript compiler (ts-morph) only for commands that read definitions', () => {
+    const probe = join(tmp.dir, 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nts-morph loaded: ' + Object.keys(require.cache).some((k) => k.includes('/ts-morph/dist/')) + '\\n'));\n",
+    );
+    const loaded = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['--require', probe, cli, ...args], { encoding: 'utf8' });
+      return /ts-morph loaded: (true|false)/.exec(r.stderr)?.[1];
+    };
+    for (const args of [['--help'], ['generate', '--help'], ['include-dir'], ['check', '--bogus']])
+      expect(loaded(...args), args.join(' ')).toBe('false');
+    expect(loaded('model')).toBe('true');
   });
 
   it('--help lists the commands and exits 0', () => {

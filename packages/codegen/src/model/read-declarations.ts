@@ -1,16 +1,17 @@
 // Reads the declarations of one ABI definition file (handles, functions, structs, enums, constants) into model items.
-import {
-  type EnumDeclaration,
-  type FunctionDeclaration,
-  type InterfaceDeclaration,
+import type {
+  EnumDeclaration,
+  FunctionDeclaration,
+  InterfaceDeclaration,
   Node,
-  type SourceFile,
-  type TypeAliasDeclaration,
-  type VariableStatement,
+  SourceFile,
+  TypeAliasDeclaration,
+  VariableStatement,
 } from 'ts-morph';
 import { errorAt } from './errors.js';
 import { readDoc } from './read-doc.js';
 import { type KnownTypes, readType } from './read-type.js';
+import { tsNode } from './ts-morph.js';
 import type { AbiEnum, AbiExportMacro, AbiFunction, AbiHandle, AbiItem, AbiStruct } from './types.js';
 
 /** What one definition file contributes to the model. */
@@ -21,14 +22,14 @@ export interface FileContents {
 }
 
 function stringLiteral(node: Node | undefined, what: string, owner: Node): string {
-  if (node && (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))) {
+  if (node && (tsNode().isStringLiteral(node) || tsNode().isNoSubstitutionTemplateLiteral(node))) {
     return node.getLiteralValue();
   }
   throw errorAt(node ?? owner, `${what} must be a string literal`);
 }
 
 function stringArray(node: Node | undefined, what: string, owner: Node): string[] {
-  if (!node || !Node.isArrayLiteralExpression(node))
+  if (!node || !tsNode().isArrayLiteralExpression(node))
     throw errorAt(node ?? owner, `${what} must be an array literal`);
   return node.getElements().map((e) => stringLiteral(e, `each entry of ${what}`, owner));
 }
@@ -36,25 +37,25 @@ function stringArray(node: Node | undefined, what: string, owner: Node): string[
 /** Unwraps `x as const satisfies T` down to the object literal. */
 function objectLiteral(node: Node | undefined, what: string, owner: Node) {
   let inner = node;
-  while (inner && (Node.isSatisfiesExpression(inner) || Node.isAsExpression(inner)))
+  while (inner && (tsNode().isSatisfiesExpression(inner) || tsNode().isAsExpression(inner)))
     inner = inner.getExpression();
-  if (!inner || !Node.isObjectLiteralExpression(inner))
+  if (!inner || !tsNode().isObjectLiteralExpression(inner))
     throw errorAt(node ?? owner, `${what} must be an object literal`);
   return inner;
 }
 
 function property(obj: Node, name: string, owner: Node): Node {
-  if (!Node.isObjectLiteralExpression(obj)) throw errorAt(owner, 'expected an object literal');
+  if (!tsNode().isObjectLiteralExpression(obj)) throw errorAt(owner, 'expected an object literal');
   const prop = obj.getProperty(name);
-  if (!prop || !Node.isPropertyAssignment(prop)) throw errorAt(obj, `missing property '${name}'`);
+  if (!prop || !tsNode().isPropertyAssignment(prop)) throw errorAt(obj, `missing property '${name}'`);
   return prop.getInitializerOrThrow();
 }
 
 export function readHandle(alias: TypeAliasDeclaration): AbiHandle {
   const node = alias.getTypeNode();
-  if (node && Node.isTypeReference(node) && node.getTypeName().getText() === 'OpaqueHandle') {
+  if (node && tsNode().isTypeReference(node) && node.getTypeName().getText() === 'OpaqueHandle') {
     const [arg] = node.getTypeArguments();
-    if (arg && Node.isLiteralTypeNode(arg)) {
+    if (arg && tsNode().isLiteralTypeNode(arg)) {
       const tag = stringLiteral(arg.getLiteral(), 'the OpaqueHandle tag', alias);
       return { kind: 'handle', name: alias.getName(), tag, doc: readDoc(alias) };
     }
@@ -111,7 +112,7 @@ export function readEnum(decl: EnumDeclaration): AbiEnum {
   const enumerators = decl.getMembers().map((m) => {
     const init = m.getInitializer();
     const what = `enumerator '${m.getName()}' of ${decl.getName()}`;
-    if (init && !Node.isNumericLiteral(init)) throw errorAt(m, `${what} needs a number literal value`);
+    if (init && !tsNode().isNumericLiteral(init)) throw errorAt(m, `${what} needs a number literal value`);
     const value = init ? Number(init.getLiteralValue()) : next;
     const shown = init ? init.getText() : `${value} (one after the previous enumerator)`;
     if (!Number.isInteger(value))
@@ -131,7 +132,8 @@ export function readEnum(decl: EnumDeclaration): AbiEnum {
 function readExportMacro(name: string, init: Node, stmt: VariableStatement): AbiExportMacro {
   const obj = objectLiteral(init, `export macro '${name}'`, stmt);
   const casesNode = property(obj, 'cases', stmt);
-  if (!Node.isArrayLiteralExpression(casesNode)) throw errorAt(casesNode, "'cases' must be an array literal");
+  if (!tsNode().isArrayLiteralExpression(casesNode))
+    throw errorAt(casesNode, "'cases' must be an array literal");
   const cases = casesNode.getElements().map((element) => {
     const c = objectLiteral(element, 'each case', stmt);
     return {
@@ -165,12 +167,16 @@ export function readVariable(stmt: VariableStatement, out: FileContents): void {
     out.header = readHeaderSpec(init, stmt);
   } else if (init) {
     out.items.push(readExportMacro(name, init, stmt));
-  } else if (typeNode && Node.isLiteralTypeNode(typeNode) && Node.isNumericLiteral(typeNode.getLiteral())) {
+  } else if (
+    typeNode &&
+    tsNode().isLiteralTypeNode(typeNode) &&
+    tsNode().isNumericLiteral(typeNode.getLiteral())
+  ) {
     const value = Number(typeNode.getLiteral().getText());
     out.items.push({ kind: 'define', name, value, doc: readDoc(stmt) });
-  } else if (name === 'DIRECTIVE_TYPES' && typeNode && Node.isTupleTypeNode(typeNode)) {
+  } else if (name === 'DIRECTIVE_TYPES' && typeNode && tsNode().isTupleTypeNode(typeNode)) {
     out.directiveTypes = typeNode.getElements().map((e) => {
-      if (!Node.isLiteralTypeNode(e)) throw errorAt(e, 'each directive type must be a string literal');
+      if (!tsNode().isLiteralTypeNode(e)) throw errorAt(e, 'each directive type must be a string literal');
       return stringLiteral(e.getLiteral(), 'a directive type', stmt);
     });
   } else {
@@ -185,12 +191,12 @@ export function readVariable(stmt: VariableStatement, out: FileContents): void {
 export function readFile(file: SourceFile, typedefs: KnownTypes): FileContents {
   const out: FileContents = { items: [] };
   for (const stmt of file.getStatements()) {
-    if (Node.isImportDeclaration(stmt)) continue;
-    if (Node.isTypeAliasDeclaration(stmt)) out.items.push(readHandle(stmt));
-    else if (Node.isFunctionDeclaration(stmt)) out.items.push(readFunction(stmt, typedefs));
-    else if (Node.isInterfaceDeclaration(stmt)) out.items.push(readStruct(stmt, typedefs));
-    else if (Node.isEnumDeclaration(stmt)) out.items.push(readEnum(stmt));
-    else if (Node.isVariableStatement(stmt)) readVariable(stmt, out);
+    if (tsNode().isImportDeclaration(stmt)) continue;
+    if (tsNode().isTypeAliasDeclaration(stmt)) out.items.push(readHandle(stmt));
+    else if (tsNode().isFunctionDeclaration(stmt)) out.items.push(readFunction(stmt, typedefs));
+    else if (tsNode().isInterfaceDeclaration(stmt)) out.items.push(readStruct(stmt, typedefs));
+    else if (tsNode().isEnumDeclaration(stmt)) out.items.push(readEnum(stmt));
+    else if (tsNode().isVariableStatement(stmt)) readVariable(stmt, out);
     else throw errorAt(stmt, `unsupported declaration (${stmt.getKindName()}) in an ABI definition file`);
   }
   return out;

@@ -1,6 +1,7 @@
 // Reads the JSDoc of a definition into a model doc (summary, body, params, sections).
-import { type JSDocableNode, Node } from 'ts-morph';
+import type { JSDocableNode, Node } from 'ts-morph';
 import { errorAt } from './errors.js';
+import { tsNode } from './ts-morph.js';
 import type { AbiDoc } from './types.js';
 
 /** The plain JSDoc tags a definition may use besides `@param` and `@returns`, with their titles. */
@@ -42,9 +43,9 @@ export function readDoc(node: Node & JSDocableNode): AbiDoc {
   for (const tag of jsDoc.getTags()) {
     const name = tag.getTagName();
     const text = clean(node, tag.getCommentText() ?? '');
-    if (Node.isJSDocParameterTag(tag)) {
+    if (tsNode().isJSDocParameterTag(tag)) {
       doc.params.push({ name: tag.getName(), text });
-    } else if (Node.isJSDocReturnTag(tag)) {
+    } else if (tsNode().isJSDocReturnTag(tag)) {
       doc.returns = text;
     } else if (SECTION_TAGS[name]) {
       doc.sections.push({ tag: name, title: SECTION_TAGS[name], text });

@@ -1,13 +1,15 @@
 // Reads the ABI definitions (TypeScript, via ts-morph) into one ABI model.
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Node, Project, type SourceFile } from 'ts-morph';
+import type { SourceFile } from 'ts-morph';
 import { defaultDefinitionsDir } from '../paths.js';
 import { checkIncludes } from './check-includes.js';
 import { AbiDefinitionError, errorAt } from './errors.js';
 import { type FileContents, readFile } from './read-declarations.js';
 import { readDoc } from './read-doc.js';
 import type { KnownTypes } from './read-type.js';
+import { tsMorph, tsNode } from './ts-morph.js';
 import type { AbiHeader, AbiModel } from './types.js';
 import { C_VOCABULARY, VOCABULARY_FILE } from './vocabulary.js';
 
@@ -17,9 +19,10 @@ export const VERSION_MACRO = 'ENTROPIC_MCP_PLUGIN_API_VERSION';
 function checkVocabulary(file: SourceFile): void {
   for (const alias of file.getTypeAliases()) {
     const node = alias.getTypeNodeOrThrow();
-    if (!Node.isTypeReference(node) || node.getTypeName().getText() !== 'CType') continue;
+    if (!tsNode().isTypeReference(node) || node.getTypeName().getText() !== 'CType') continue;
     const [arg] = node.getTypeArguments();
-    const spelling = arg && Node.isLiteralTypeNode(arg) ? arg.getLiteral().getText().slice(1, -1) : undefined;
+    const spelling =
+      arg && tsNode().isLiteralTypeNode(arg) ? arg.getLiteral().getText().slice(1, -1) : undefined;
     if (C_VOCABULARY[alias.getName()] !== spelling) {
       throw errorAt(
         alias,
@@ -48,7 +51,7 @@ function toHeader(file: SourceFile, source: string, contents: FileContents): Abi
     throw errorAt(file, "declarations without a 'header' spec (export const header = {...})");
   }
   const docNode = contents.header.node;
-  const doc = Node.isVariableStatement(docNode)
+  const doc = tsNode().isVariableStatement(docNode)
     ? readDoc(docNode)
     : readDoc(file.getVariableStatementOrThrow('header'));
   return {
@@ -60,14 +63,42 @@ function toHeader(file: SourceFile, source: string, contents: FileContents): Abi
   };
 }
 
-/** Reads the TypeScript ABI definitions into one plain-JSON model. */
+/**
+ * Models already read in this process, by a hash of the definition files' names and bytes. The reader parses
+ * exactly those bytes and looks at nothing else (no other file, no type checker), so equal hashes give equal
+ * models. The gate reads the same definitions several times in one run (head, base and release; generate, lock
+ * and abi-dump in turn). The oldest entry goes once MODELS_KEPT are held.
+ */
+const models = new Map<string, AbiModel>();
+const MODELS_KEPT = 32;
+
+/** Reads the TypeScript ABI definitions into one plain-JSON model (a copy of its own: callers may change it). */
 export function readAbiModel(options: { definitionsDir?: string } = {}): AbiModel {
   const dir = resolve(options.definitionsDir ?? defaultDefinitionsDir());
-  const names = readdirSync(dir)
+  const sources = readdirSync(dir)
     .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts') && !n.endsWith('.d.ts'))
-    .sort();
-  const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
-  const files = names.map((n) => project.addSourceFileAtPath(join(dir, n)));
+    .sort()
+    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+  const hash = createHash('sha256');
+  for (const { name, text } of sources) hash.update(`${name}\0${text}\0`);
+  const key = hash.digest('hex');
+  let model = models.get(key);
+  if (!model) {
+    model = parseDefinitions(dir, sources);
+    if (models.size >= MODELS_KEPT) models.delete(models.keys().next().value as string);
+    models.set(key, model);
+  }
+  return structuredClone(model);
+}
+
+function parseDefinitions(dir: string, sources: { name: string; text: string }[]): AbiModel {
+  const project = new (tsMorph().Project)({
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+  });
+  const files = sources.map(({ name, text }) =>
+    project.createSourceFile(join(dir, name), text, { overwrite: true }),
+  );
   const typedefs = collectTypes(files.filter((f) => f.getBaseName() !== VOCABULARY_FILE));
   const headers: AbiHeader[] = [];
   let directiveTypes: string[] | undefined;

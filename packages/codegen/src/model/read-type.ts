@@ -1,6 +1,7 @@
 // Reads one TypeScript type node of the definitions into a model type.
-import { Node, type TypeNode } from 'ts-morph';
+import type { Node, TypeNode } from 'ts-morph';
 import { errorAt } from './errors.js';
+import { tsNode } from './ts-morph.js';
 import type { AbiParam, AbiType } from './types.js';
 import { C_VOCABULARY, CONST_POINTER } from './vocabulary.js';
 
@@ -13,9 +14,9 @@ export interface KnownTypes {
 }
 
 function readConstPointer(node: TypeNode, use: TypeUse, known: KnownTypes): AbiType | undefined {
-  if (!Node.isTypeReference(node) || node.getTypeName().getText() !== CONST_POINTER) return undefined;
+  if (!tsNode().isTypeReference(node) || node.getTypeName().getText() !== CONST_POINTER) return undefined;
   const [arg, extra] = node.getTypeArguments();
-  const to = arg && Node.isTypeReference(arg) ? arg.getTypeName().getText() : undefined;
+  const to = arg && tsNode().isTypeReference(arg) ? arg.getTypeName().getText() : undefined;
   if (extra || to === undefined || !known.structs.has(to)) {
     throw errorAt(node, `${CONST_POINTER}<...> of a ${use} must name one struct the definitions declare`);
   }
@@ -25,7 +26,7 @@ function readConstPointer(node: TypeNode, use: TypeUse, known: KnownTypes): AbiT
 /** Maps a TypeScript type node to an AbiType, or throws naming the file, line and type. */
 export function readType(node: TypeNode | undefined, owner: Node, use: TypeUse, known: KnownTypes): AbiType {
   if (!node) throw errorAt(owner, `missing type annotation (every ${use} needs a C type)`);
-  if (use === 'member' && Node.isFunctionTypeNode(node)) {
+  if (use === 'member' && tsNode().isFunctionTypeNode(node)) {
     const params: AbiParam[] = node.getParameters().map((p) => ({
       name: p.getName(),
       type: readType(p.getTypeNode(), p, 'parameter', known),
@@ -38,7 +39,7 @@ export function readType(node: TypeNode | undefined, owner: Node, use: TypeUse, 
   }
   const pointer = readConstPointer(node, use, known);
   if (pointer) return pointer;
-  if (Node.isTypeReference(node) && node.getTypeArguments().length === 0) {
+  if (tsNode().isTypeReference(node) && node.getTypeArguments().length === 0) {
     const name = node.getTypeName().getText();
     const spelling = C_VOCABULARY[name];
     if (spelling === 'void' && use !== 'return') {
