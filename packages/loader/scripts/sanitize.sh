@@ -32,19 +32,15 @@ fi
 asan_common="handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:log_path=$logs/asan:exitcode=86"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
 
-# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds; only the loader's integration
-# project is set up (the root config declares every package's).
-vitest_project() {
-  local project="$1"
-  shift
-  if [ -x ../../node_modules/.bin/vitest ]; then
-    ../../node_modules/.bin/vitest run --reporter=dot --project "$project" "$@"
-  else pnpm exec vitest run --reporter=dot --project "$project" "$@"; fi
+# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds. One run per sanitized build:
+# the loader's suites and the serve suites that run plugins through `entropic-mcp serve` (the environment set here
+# reaches the serve processes they start, and through them the loader) share one vitest, whose start-up under
+# LD_PRELOAD=libasan costs seconds. One -t pattern picks each file's cases (see each run).
+vitest_suites() {
+  local runner=(pnpm exec vitest)
+  [ -x ../../node_modules/.bin/vitest ] && runner=(../../node_modules/.bin/vitest)
+  "${runner[@]}" run --reporter=dot --project loader:integration --project serve:integration "$@"
 }
-vitest() { vitest_project loader:integration "$@"; }
-# The serve suites that run plugins through `entropic-mcp serve` live in packages/serve; the environment set
-# here reaches the serve processes they start, and through them the loader.
-vitest_serve() { vitest_project serve:integration "$@"; }
 status=0
 
 make -s -C test/fixtures
@@ -68,18 +64,14 @@ if [ "$what" = all ] || [ "$what" = host ]; then
     echo "sanitize: the canary double free left no report" >&2
     status=1
   fi
-  echo "sanitize: isolated plugin suite and serve fault matrix on the sanitized host"
-  # The memory-limit case caps the address space, which ASan's shadow memory cannot live under.
+  echo "sanitize: isolated plugin suite, plugin-context cases, serve fault matrix and late callbacks of a plugin"
+  echo "sanitize: thread through serve, on the sanitized host"
+  # Every case of isolated.test.ts but the memory limit (it caps the address space, which ASan's shadow memory
+  # cannot live under), the process-mode cases of context.test.ts (not "(none)"), all of faults-stdio.test.ts,
+  # and the `--isolation process` case of serve-context-late.test.ts.
   ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest test/isolated.test.ts -t '^(?!.*memoryLimitMb)' || status=1
-  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest_serve faults-stdio.test.ts || status=1
-  echo "sanitize: plugin-context cases on the sanitized host"
-  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest test/context.test.ts -t '^(?!.*\(none\))' || status=1
-  echo "sanitize: late callbacks of a plugin thread through serve on the sanitized host"
-  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest_serve serve-context-late.test.ts -t 'isolation process' || status=1
+    vitest_suites test/isolated.test.ts test/context.test.ts test/faults-stdio.test.ts \
+    test/serve-context-late.test.ts -t '^(?!.*memoryLimitMb)(?!.*\(none\))(?!.*--isolation none)' || status=1
 fi
 
 if [ "$what" = all ] || [ "$what" = addon ]; then
@@ -91,22 +83,17 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
     -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
     -I"$addon_api" -I"$node_include" -I"$include" -I"$native" -Inative/wire \
     native/addon/*.cc -x c++ native/wire/*.c -o "$out/entropic_loader.node" -ldl -lpthread
-  echo "sanitize: in-process plugin suite with the sanitized addon (libasan preloaded into node)"
-  # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge.
+  echo "sanitize: in-process plugin suite, plugin-context cases and late callbacks of a plugin thread through"
+  echo "sanitize: serve, with the sanitized addon (libasan preloaded into node)"
+  # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge. Every case of the
+  # three inprocess*.test.ts files, the "(none)" cases of context.test.ts (not the other "plugin context" ones),
+  # and the `--isolation none` case of serve-context-late.test.ts.
   LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
     ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
     ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
-    vitest test/inprocess.test.ts test/inprocess-threads.test.ts test/inprocess-lifecycle.test.ts || status=1
-  echo "sanitize: plugin-context cases with the sanitized addon"
-  LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
-    ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
-    ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
-    vitest test/context.test.ts -t 'plugin context \(none\)' || status=1
-  echo "sanitize: late callbacks of a plugin thread through serve with the sanitized addon"
-  LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
-    ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
-    ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
-    vitest_serve serve-context-late.test.ts -t 'isolation none' || status=1
+    vitest_suites test/inprocess.test.ts test/inprocess-threads.test.ts test/inprocess-lifecycle.test.ts \
+    test/context.test.ts test/serve-context-late.test.ts \
+    -t '^(?!.*plugin context(?! \(none\)))(?!.*--isolation (?!none))' || status=1
 fi
 
 # A log counts only when it holds a finding. LeakSanitizer's tracer sometimes logs a bare "Unable to get
