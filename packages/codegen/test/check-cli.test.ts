@@ -39,7 +39,10 @@ function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = notCi) {
 }
 
 describe('entropic-abi check (the built command)', () => {
-  it('exits 1 naming the rule and the change, 0 once versioned, 2 for an unknown base', () => {
+  // Four built checks and three regenerations in a row: over two minutes on a loaded 2-core machine.
+  it('exits 1 naming the rule and the change, 0 once versioned, 2 for an unknown base', {
+    timeout: 5 * 60_000,
+  }, () => {
     const s = Scenario.from(template);
     made.push(s);
     s.edit('src/abi/mcp_server.ts', 'args_json: c_const_char_ptr', 'args_json: c_char_ptr')

@@ -146,7 +146,10 @@ describe('CI before the first release: the baseline record is the release', () =
 });
 
 describe('CI with nothing to compare with fails closed', () => {
-  it('no base, no record, no tag: fails in CI saying how to give it one; outside CI it is a note', async () => {
+  // The gate through pnpm, then four built checks: over two minutes on a loaded 2-core machine.
+  it('no base, no record, no tag: fails in CI saying how to give it one; outside CI it is a note', {
+    timeout: 5 * 60_000,
+  }, async () => {
     const run = await ci('unrecorded', async (o) => {
       o.edit(MCP, "Creates the plugin's server instance.", 'Creates one server instance of the plugin.');
       await followSteps(o, 'additive', ['command']);
