@@ -1,4 +1,6 @@
 // The shape of an `entropic-abi` command module, its exit codes and its usage errors.
+import { UsageError } from './model/errors.js';
+
 /**
  * What a file in `commands/` exports. The CLI imports `commands/<name>.js` only when that
  * command is run, so adding a command is adding a file.
@@ -33,13 +35,7 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** Bad command-line input; the CLI prints the message and a `--help` hint, and exits with 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 /** Runs an argument parser (e.g. `node:util` parseArgs) and turns what it throws into a UsageError. */
 export function asUsage<T>(parse: () => T): T {

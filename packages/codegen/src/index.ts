@@ -7,7 +7,7 @@ export { diffLocked, type LockDiff } from './lock/diff.js';
 export { canonicalJson, fingerprint, fingerprintOf } from './lock/fingerprint.js';
 export { type AbiLock, type AbiLockEntry, lockEntry, parseLock, renderLock } from './lock/lock-file.js';
 export { type LockedSubset, type LockedType, lockedSubset } from './lock/subset.js';
-export { AbiDefinitionError } from './model/errors.js';
+export { AbiDefinitionError, CodegenError } from './model/errors.js';
 export { entryPoints, errorEnum } from './model/queries.js';
 export { readAbiModel, VERSION_MACRO } from './model/read-model.js';
 export type {

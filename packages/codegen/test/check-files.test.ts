@@ -1,7 +1,7 @@
 // Gate rules on the committed files: generated files fresh, lock current, intact and append-only.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CheckUsageError } from '../src/check/run.js';
+import { UsageError } from '../src/check/run.js';
 import { fingerprintOf } from '../src/lock/fingerprint.js';
 import type { AbiLock } from '../src/lock/lock-file.js';
 import { messages, rules, type Scenario, scenariosForThisFile } from './support/check-scenario.js';
@@ -159,6 +159,6 @@ describe('choosing the base', () => {
   });
 
   it('rejects a base that names no commit', async () => {
-    await expect(scenario().check({ base: 'no-such-ref' })).rejects.toThrow(CheckUsageError);
+    await expect(scenario().check({ base: 'no-such-ref' })).rejects.toThrow(UsageError);
   });
 });

@@ -1,6 +1,12 @@
 // Public surface of @entropic-mcp/loader: loading plugins and mounting their tools on a server.
 
-export { HOST_ERROR_CODES, type HostErrorCode, PluginError, type PluginErrorDetails } from './base/errors.js';
+export {
+  HOST_ERROR_CODES,
+  type HostErrorCode,
+  LoaderError,
+  PluginError,
+  type PluginErrorDetails,
+} from './base/errors.js';
 export type {
   CallerInfo,
   CallOptions,

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { typeOnlyExports } from '../../server/test/support/declared-exports.js';
+import { documentedCodes, errorClasses, outsideBase } from '../../server/test/support/error-codes.js';
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
@@ -15,6 +16,7 @@ describe('public surface', () => {
       'DIRECTIVES_META_KEY',
       'ERROR_META_KEY',
       'HOST_ERROR_CODES',
+      'LoaderError',
       'PLUGIN_META_KEY',
       'PluginError',
       'ToolCollisionError',
@@ -63,6 +65,39 @@ describe('public surface', () => {
       'SandboxSupport',
       'ToolHost',
     ]);
+  });
+
+  it('every exported error extends LoaderError, and each code it throws is in docs/errors.md', async () => {
+    const main = await import('@entropic-mcp/loader');
+    expect(errorClasses(main)).toEqual([
+      'LoaderError',
+      'PluginError',
+      'ToolCollisionError',
+      'ToolRegistrationError',
+    ]);
+    expect(outsideBase(main, main.LoaderError)).toEqual([]);
+    const plugin = { name: 'p' } as unknown as Parameters<typeof main.mountPlugin>[1];
+    const codes = [
+      new main.ToolCollisionError('m').code,
+      new main.ToolRegistrationError('m', plugin).code,
+      ...Object.values(main.HOST_ERROR_CODES),
+    ];
+    expect(codes).toEqual([
+      'ENTROPIC_MCP_TOOL_COLLISION',
+      'ENTROPIC_MCP_TOOL_REJECTED',
+      'ENTROPIC_PLUGIN_CRASHED',
+      'ENTROPIC_PLUGIN_BAD_ANSWER',
+      'ENTROPIC_PLUGIN_CLOSED',
+      'ENTROPIC_HOST_UNAVAILABLE',
+      'ENTROPIC_SANDBOX_UNAVAILABLE',
+    ]);
+    const contract = ['PLUGIN_LOAD_FAILED', 'PLUGIN_VERSION_MISMATCH', 'TIMEOUT', 'CANCELLED'].map(
+      (name) => new main.PluginError(`ENTROPIC_ERROR_${name}`, 'm'),
+    );
+    expect(contract.every((e) => e.errno !== undefined)).toBe(true);
+    expect(documentedCodes('@entropic-mcp/loader')).toEqual(
+      expect.arrayContaining([...codes, ...contract.map((e) => e.code)]),
+    );
   });
 
   it('src/index.ts names every export (no export *)', () => {

@@ -7,6 +7,7 @@
  */
 
 import { Redis } from 'ioredis';
+import { RedisError } from './errors.js';
 import { observeRedis } from './telemetry.js';
 
 export interface RedisConnectOptions {
@@ -35,19 +36,20 @@ const IOREDIS_TIMEOUT = 'Command timed out';
 /** A refused write's reply (inside a script, Redis adds where: that part is left out). */
 const REFUSED = /^((?:OOM|READONLY) .*?)\.?(?: script: .*)?$/s;
 
-export class RedisUnavailableError extends Error {
+/** Redis could not be reached at start-up; the message names the URL (without its password) and why. */
+export class RedisUnavailableError extends RedisError<'REDIS_UNAVAILABLE'> {
+  override readonly name = 'RedisUnavailableError';
   constructor(url: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Redis at ${redact(url)} is not reachable: ${reason}`, { cause });
-    this.name = 'RedisUnavailableError';
+    super('REDIS_UNAVAILABLE', `Redis at ${redact(url)} is not reachable: ${reason}`, { cause });
   }
 }
 
 /** Redis did not answer a command within the deadline (it stalls, or the network to it does). */
-export class RedisTimeoutError extends Error {
+export class RedisTimeoutError extends RedisError<'REDIS_TIMEOUT'> {
+  override readonly name = 'RedisTimeoutError';
   constructor(readonly timeoutMs: number) {
-    super(`Redis did not answer within ${timeoutMs} ms`);
-    this.name = 'RedisTimeoutError';
+    super('REDIS_TIMEOUT', `Redis did not answer within ${timeoutMs} ms`);
   }
 }
 
@@ -56,15 +58,15 @@ export class RedisTimeoutError extends Error {
  * `noeviction` policy: `OOM command not allowed …`) or a read-only replica (`READONLY …`, the address
  * moved to a replica). Reads still work. The message is Redis's own reply, so logs and clients see why.
  */
-export class RedisWriteRefusedError extends Error {
-  /** The reply's error code. */
+export class RedisWriteRefusedError extends RedisError<'REDIS_WRITE_REFUSED'> {
+  override readonly name = 'RedisWriteRefusedError';
+  /** Why, from the reply: out of memory or a read-only replica. */
   readonly reason: 'OOM' | 'READONLY';
   /** Read by the server's shared-state errors: Redis refused, it was not unreachable. */
   readonly refused = true;
 
   constructor(reply: string, cause: unknown) {
-    super(`Redis refused the write: ${reply}`, { cause });
-    this.name = 'RedisWriteRefusedError';
+    super('REDIS_WRITE_REFUSED', `Redis refused the write: ${reply}`, { cause });
     this.reason = reply.startsWith('OOM') ? 'OOM' : 'READONLY';
   }
 }

@@ -10,6 +10,7 @@ export {
   RedisUnavailableError,
   RedisWriteRefusedError,
 } from './connect.js';
+export { RedisError } from './errors.js';
 export type { RedisEventStoreOptions } from './event-store.js';
 export { RedisEventStore } from './event-store.js';
 export type { RedisMessageRouterOptions } from './message-router.js';

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { typeOnlyExports } from '../../server/test/support/declared-exports.js';
+import { documentedCodes, errorClasses, outsideBase } from '../../server/test/support/error-codes.js';
 
 describe('public surface', () => {
   it('the main entry exports exactly the documented names', async () => {
@@ -10,6 +11,7 @@ describe('public surface', () => {
     expect(Object.keys(main).sort()).toEqual([
       'DEFAULT_REDIS_TIMEOUT_MS',
       'RedisClock',
+      'RedisError',
       'RedisEventStore',
       'RedisMessageRouter',
       'RedisSessionRegistry',
@@ -21,6 +23,24 @@ describe('public surface', () => {
       'connectRedis',
       'createRedisSharedState',
     ]);
+  });
+
+  it('every exported error extends RedisError, and each code is in docs/errors.md', async () => {
+    const main = await import('@entropic-mcp/redis');
+    expect(errorClasses(main)).toEqual([
+      'RedisError',
+      'RedisTimeoutError',
+      'RedisUnavailableError',
+      'RedisWriteRefusedError',
+    ]);
+    expect(outsideBase(main, main.RedisError)).toEqual([]);
+    const codes = [
+      new main.RedisUnavailableError('redis://127.0.0.1:1', new Error('m')).code,
+      new main.RedisTimeoutError(1).code,
+      new main.RedisWriteRefusedError('OOM command not allowed', undefined).code,
+    ];
+    expect(codes).toEqual(['REDIS_UNAVAILABLE', 'REDIS_TIMEOUT', 'REDIS_WRITE_REFUSED']);
+    expect(documentedCodes('@entropic-mcp/redis')).toEqual(codes);
   });
 
   it('the main entry declares exactly these type-only names', async () => {

@@ -6,8 +6,8 @@ export {
   parseServeArgs,
   type ServeArgs,
   type ServeTransport,
-  UsageError,
 } from './config/args.js';
+export { ServeError, UsageError } from './config/errors.js';
 export { ConfigError, loadServeConfig, parseServeConfig } from './config/parse.js';
 export { resolveServePlan, type ServePlan } from './config/plan.js';
 export type { PluginEntry, ServeFileConfig } from './config/types.js';

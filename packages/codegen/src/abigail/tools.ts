@@ -1,5 +1,6 @@
 // Running the external programs the binary layer relies on: gcc, nm and libabigail's abidw/abidiff.
 import { spawnSync } from 'node:child_process';
+import { CodegenError } from '../model/errors.js';
 
 export interface ToolResult {
   status: number;
@@ -8,13 +9,13 @@ export interface ToolResult {
 }
 
 /** Raised when a program the binary layer needs is not installed. */
-export class ToolMissingError extends Error {
+export class ToolMissingError extends CodegenError<'ABI_TOOL_MISSING'> {
+  override readonly name = 'ToolMissingError';
   constructor(
     readonly tool: string,
     readonly hint: string,
   ) {
-    super(`${tool} is not installed (${hint})`);
-    this.name = 'ToolMissingError';
+    super('ABI_TOOL_MISSING', `${tool} is not installed (${hint})`);
   }
 }
 

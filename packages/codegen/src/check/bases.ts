@@ -3,15 +3,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../model/errors.js';
 import { defaultBase, extractPaths, resolveCommit } from './git.js';
 import { compareVersions, RELEASE_VERSION } from './release.js';
 import { type AbiSide, DEFINITIONS_DIR, LOCK_FILE, readState } from './state.js';
 
 /** The prefix of the git tags `changeset publish` writes for abi-headers releases. */
 export const RELEASE_TAG_PREFIX = '@entropic-mcp/abi-headers@';
-
-/** A bad option (an unknown ref, a missing tarball): the command answers with a usage error. */
-export class CheckUsageError extends Error {}
 
 export interface OpenedBase {
   side: AbiSide;
@@ -65,7 +63,7 @@ export function chooseBase(repo: string, base: string | null | undefined, pkg: s
     return choice ? fromCommit(repo, choice.commit, choice.label, pkg) : null;
   }
   const commit = resolveCommit(repo, base);
-  if (!commit) throw new CheckUsageError(`--base ${base} does not name a commit in ${repo}`);
+  if (!commit) throw new UsageError(`--base ${base} does not name a commit in ${repo}`);
   return fromCommit(repo, commit, `${base} (${commit.slice(0, 10)})`, pkg);
 }
 
@@ -100,7 +98,7 @@ export function fromTarball(file: string): BaseSource {
 export function fromReleaseRef(repo: string, ref: string, pkg: string, option: string): BaseSource {
   const commit = resolveCommit(repo, ref);
   if (!commit)
-    throw new CheckUsageError(`--release ${option} does not name a release record, tag, commit or .tgz file`);
+    throw new UsageError(`--release ${option} does not name a release record, tag, commit or .tgz file`);
   return fromCommit(repo, commit, `release ${ref} (${commit.slice(0, 10)})`, pkg);
 }
 

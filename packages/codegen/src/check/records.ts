@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { fingerprintOf } from '../lock/fingerprint.js';
 import { parseLock } from '../lock/lock-file.js';
+import { CodegenError } from '../model/errors.js';
 import { ABI_HEADERS_PACKAGE, compareVersions, RELEASE_VERSION } from './release.js';
 import type { AbiSide } from './state.js';
 
@@ -150,7 +151,12 @@ export interface RecordInput {
 }
 
 /** A record refused: one already there differs, or a later version is recorded. */
-export class RecordError extends Error {}
+export class RecordError extends CodegenError<'ABI_RECORD_REFUSED'> {
+  override readonly name = 'RecordError';
+  constructor(message: string) {
+    super('ABI_RECORD_REFUSED', message);
+  }
+}
 
 /** The files of a record folder. */
 export function renderRecord(input: RecordInput): Record<string, string> {

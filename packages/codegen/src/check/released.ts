@@ -2,9 +2,9 @@
 // highest release tag, or what --release names) and the rules on the records themselves.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { UsageError } from '../model/errors.js';
 import {
   type BaseSource,
-  CheckUsageError,
   fromReleaseRef,
   fromSide,
   fromTarball,
@@ -33,13 +33,13 @@ export function chooseRelease(
 ): BaseSource | null {
   if (/\.(tgz|tar\.gz)$/.test(release)) {
     const file = resolve(repo, release);
-    if (!existsSync(file)) throw new CheckUsageError(`--release ${release}: no such tarball`);
+    if (!existsSync(file)) throw new UsageError(`--release ${release}: no such tarball`);
     return fromTarball(file);
   }
   if (RELEASE_VERSION.test(release)) {
     const record = records.records.find((r) => r.version === release);
     if (!record)
-      throw new CheckUsageError(`--release ${release}: no release record ${pkg}/${RECORDS_DIR}/${release}`);
+      throw new UsageError(`--release ${release}: no release record ${pkg}/${RECORDS_DIR}/${release}`);
     return fromSide(recordLabel(record), record);
   }
   if (release !== 'latest') return fromReleaseRef(repo, release, pkg, release);

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { abigailAvailable } from '../abigail/tools.js';
-import { type BaseSource, CheckUsageError, chooseBase, type OpenedBase } from './bases.js';
+import { UsageError } from '../model/errors.js';
+import { type BaseSource, chooseBase, type OpenedBase } from './bases.js';
 import { checkBinaryAgainstBase, checkBinaryReference } from './binary.js';
 import { checkGeneratedFiles } from './fresh.js';
 import { checkLockCurrent, checkLockHistory, checkLockIntegrity } from './lock-rules.js';
@@ -39,7 +40,7 @@ export interface CheckOptions {
   ci?: boolean;
 }
 
-export { CheckUsageError };
+export { UsageError };
 
 function binaryLayer(opts: CheckOptions, notes: string[]): boolean {
   if (opts.binary === false) {

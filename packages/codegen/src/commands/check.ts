@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../check/git.js';
 import { formatReport } from '../check/report.js';
-import { CheckUsageError, runCheck } from '../check/run.js';
+import { runCheck } from '../check/run.js';
 import {
   asUsage,
   type CommandContext,
@@ -65,20 +65,15 @@ export async function run(args: string[], ctx: CommandContext = processContext()
   // The package in this work tree when there is one, else the installed package.
   const local = join(repo, 'packages', 'abi-headers');
   const abiRoot = existsSync(join(local, 'package.json')) ? local : abiHeadersRoot();
-  let report: Awaited<ReturnType<typeof runCheck>>;
-  try {
-    report = await runCheck({
-      repo,
-      abiRoot,
-      base: values['no-base'] ? null : values.base,
-      ...(values['no-binary'] ? { binary: false } : {}),
-      release: values['no-release'] ? null : (values.release ?? 'latest'),
-      ci: values.ci === true || inCi(ctx.env ?? process.env),
-    });
-  } catch (e) {
-    if (e instanceof CheckUsageError) throw new UsageError(e.message);
-    throw e;
-  }
+  // A bad --base or --release is a UsageError from the gate itself: the CLI answers it as any usage error.
+  const report = await runCheck({
+    repo,
+    abiRoot,
+    base: values['no-base'] ? null : values.base,
+    ...(values['no-binary'] ? { binary: false } : {}),
+    release: values['no-release'] ? null : (values.release ?? 'latest'),
+    ci: values.ci === true || inCi(ctx.env ?? process.env),
+  });
   const text = formatReport(report);
   if (report.findings.length === 0) {
     ctx.out(text);

@@ -1,5 +1,7 @@
 /**
- * Errors a plugin (or its host) can cause. Every one is a `PluginError` told apart by `code`:
+ * The errors of this package. Each is a `LoaderError` whose string `code` names it and stays the same across
+ * releases (match on it, never on the message). Errors a plugin (or its host) can cause are `PluginError`s
+ * told apart by `code`:
  *
  * - A contract code, the `entropic_error_t` name from the generated tables, with its number in
  *   `errno`/`value`: `ENTROPIC_ERROR_PLUGIN_LOAD_FAILED` and `ENTROPIC_ERROR_PLUGIN_VERSION_MISMATCH` at load,
@@ -44,9 +46,22 @@ export interface PluginErrorDetails {
   readonly cause?: unknown;
 }
 
-export class PluginError extends Error {
-  /** The contract name (`ENTROPIC_ERROR_...`) or a host code (`ENTROPIC_PLUGIN_...`, `ENTROPIC_HOST_...`). */
-  readonly code: string;
+/**
+ * The base of every error this package throws on purpose (`PluginError`, `ToolCollisionError`,
+ * `ToolRegistrationError`). `code` says which error it is and is stable.
+ */
+export class LoaderError<C extends string = string> extends Error {
+  override readonly name: string = 'LoaderError';
+  readonly code: C;
+
+  constructor(code: C, message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export class PluginError extends LoaderError {
+  override readonly name: string = 'PluginError';
   /** The `entropic_error_t` value of a contract code; undefined for host codes. */
   readonly errno: number | undefined;
   readonly path: string | undefined;
@@ -57,9 +72,7 @@ export class PluginError extends Error {
   readonly stderr: string | undefined;
 
   constructor(code: string, message: string, details: PluginErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'PluginError';
-    this.code = code;
+    super(code, message, details.cause === undefined ? undefined : { cause: details.cause });
     this.errno = details.errno ?? errorValue(code);
     this.path = details.path;
     this.plugin = details.plugin;

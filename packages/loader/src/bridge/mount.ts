@@ -1,5 +1,6 @@
 /** Registers plugin tools on an MCP server as `<plugin>.<tool>`. */
 import { McpServer } from '@entropic-mcp/server';
+import { LoaderError } from '../base/errors.js';
 import type { CancelHook } from '../base/guard.js';
 import type { CallOptions, Plugin, PluginTool } from '../base/types.js';
 import { withContext } from './context.js';
@@ -13,24 +14,22 @@ import {
 import type { BridgeToolContext, BridgeToolHandler, MountOptions, ToolHost } from './types.js';
 
 /** A refusal at start-up: two plugins (or a plugin and a TypeScript tool) want the same name. */
-export class ToolCollisionError extends Error {
-  readonly code = 'ENTROPIC_MCP_TOOL_COLLISION';
+export class ToolCollisionError extends LoaderError<'ENTROPIC_MCP_TOOL_COLLISION'> {
+  override readonly name = 'ToolCollisionError';
   constructor(message: string) {
-    super(message);
-    this.name = 'ToolCollisionError';
+    super('ENTROPIC_MCP_TOOL_COLLISION', message);
   }
 }
 
 /** The server refused a plugin tool for another reason than its name (an inputSchema it cannot compile...). */
-export class ToolRegistrationError extends Error {
-  readonly code = 'ENTROPIC_MCP_TOOL_REJECTED';
+export class ToolRegistrationError extends LoaderError<'ENTROPIC_MCP_TOOL_REJECTED'> {
+  override readonly name = 'ToolRegistrationError';
   constructor(
     message: string,
     readonly plugin: Plugin,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
-    this.name = 'ToolRegistrationError';
+    super('ENTROPIC_MCP_TOOL_REJECTED', message, options);
   }
 }
 

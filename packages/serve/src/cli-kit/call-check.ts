@@ -7,9 +7,15 @@
 import type { PluginTool } from '@entropic-mcp/loader';
 import { didYouMean } from '@entropic-mcp/loader/internal';
 import { createInMemoryTransportPair, McpServer } from '@entropic-mcp/server';
+import { ServeError } from '../config/errors.js';
 
 /** The call was refused before reaching the plugin; the message names the tool or the field. */
-export class CallRefused extends Error {}
+export class CallRefused extends ServeError<'ENTROPIC_MCP_CALL_REFUSED'> {
+  override readonly name = 'CallRefused';
+  constructor(message: string) {
+    super('ENTROPIC_MCP_CALL_REFUSED', message);
+  }
+}
 
 interface RpcAnswer {
   readonly id?: unknown;

@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import { PluginError } from '@entropic-mcp/loader';
+import { UsageError } from '../config/errors.js';
 import { readSandboxFlag } from '../config/sandbox.js';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 /** Set in the child process that runs an in-process (`--isolation none`) command for its parent. */
 const CHILD_ENV = 'ENTROPIC_MCP_CLI_CONTAINED';

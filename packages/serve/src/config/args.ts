@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import { closest } from '@entropic-mcp/loader/internal';
+import { UsageError } from './errors.js';
 import { PARSE_OPTIONS, serveUsage, TABLE_READ, type TableSettings } from './option-uses.js';
 import { readSandboxFlag } from './sandbox.js';
 import type { ClientLimitsConfig } from './types.js';
@@ -63,14 +64,7 @@ export interface ServeArgs extends TableSettings {
   readonly sandboxAudit?: boolean;
 }
 
-/** A bad command line; the message says which option and why. */
-export class UsageError extends Error {
-  readonly code = 'ENTROPIC_MCP_USAGE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
 
 /** `serve --help` (from the option table). */
 export const SERVE_USAGE = serveUsage();

@@ -3,17 +3,17 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { didYouMean } from '@entropic-mcp/loader/internal';
 import { isMap, LineCounter, parseDocument } from 'yaml';
+import { ServeError } from './errors.js';
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
-export class ConfigError extends Error {
-  readonly code = 'ENTROPIC_MCP_CONFIG_INVALID';
+export class ConfigError extends ServeError<'ENTROPIC_MCP_CONFIG_INVALID'> {
+  override readonly name = 'ConfigError';
   constructor(
     readonly file: string,
     message: string,
     readonly line?: number,
   ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${message}`);
-    this.name = 'ConfigError';
+    super('ENTROPIC_MCP_CONFIG_INVALID', `${file}${line === undefined ? '' : `:${line}`}: ${message}`);
   }
 }
 

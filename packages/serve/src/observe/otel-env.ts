@@ -6,6 +6,7 @@
  * `OTEL_EXPORTER_PROMETHEUS_HOST:PORT`. The exporters themselves read the endpoint, headers and timeouts; the
  * SDK reads the sampler (`OTEL_TRACES_SAMPLER`), the batch settings and the resource (`OTEL_SERVICE_NAME`).
  */
+import { ServeError } from '../config/errors.js';
 
 export type OtlpProtocol = 'http/json' | 'http/protobuf';
 
@@ -20,8 +21,11 @@ export interface OtelSettings {
 }
 
 /** An OTEL_* variable `serve` cannot honour; the message names it, its value and what works. */
-export class OtelEnvError extends Error {
-  readonly code = 'ENTROPIC_MCP_OTEL_ENV';
+export class OtelEnvError extends ServeError<'ENTROPIC_MCP_OTEL_ENV'> {
+  override readonly name = 'OtelEnvError';
+  constructor(message: string) {
+    super('ENTROPIC_MCP_OTEL_ENV', message);
+  }
 }
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -9,6 +9,7 @@
 
 import type { ServerOptions, TaskOptions } from '@entropic-mcp/server';
 import type { ServeHttpOptions } from '@entropic-mcp/server/http';
+import { ServeError } from '../config/errors.js';
 import type { ServePlan } from '../config/plan.js';
 
 export interface SharedServe {
@@ -30,7 +31,12 @@ const NO_TRUSTED_PROXY =
   '(HAProxy: option forwardfor)\n';
 
 /** Redis refused or unreachable at start-up; the message names the URL (no password) and why. */
-export class SharedStateError extends Error {}
+export class SharedStateError extends ServeError<'ENTROPIC_MCP_SHARED_STATE'> {
+  override readonly name = 'SharedStateError';
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super('ENTROPIC_MCP_SHARED_STATE', message, options);
+  }
+}
 
 /** `mcp.tasks` as the server's task options. */
 function taskOptions(plan: ServePlan): TaskOptions {

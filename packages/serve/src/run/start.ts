@@ -12,6 +12,7 @@ import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
 import { type ServeArgs, UsageError } from '../config/args.js';
 import { credentialHeadersWarning } from '../config/context-headers.js';
+import { ServeError } from '../config/errors.js';
 import { handlerOptions } from '../config/option-uses.js';
 import { loadServeConfig } from '../config/parse.js';
 import { resolveServePlan } from '../config/plan.js';
@@ -24,11 +25,10 @@ import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
 /** Start-up refused: a plugin failed to load or names clash. The message lists every reason. */
-export class ServeStartError extends Error {
-  readonly code = 'ENTROPIC_MCP_START_FAILED';
+export class ServeStartError extends ServeError<'ENTROPIC_MCP_START_FAILED'> {
+  override readonly name = 'ServeStartError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ServeStartError';
+    super('ENTROPIC_MCP_START_FAILED', message, options);
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@entropic-mcp/server';
+import { ServeError } from '../config/errors.js';
 import { type TaskSupportSetting, taskSupportFor } from '../config/tasks.js';
 
 /** What a tools module's `register` (or default export) receives besides the server. */
@@ -23,11 +24,10 @@ export type RegisterTools = (
 ) => void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
 
 /** A tools module that could not be imported or registered; the message names the file. */
-export class ToolsModuleError extends Error {
-  readonly code = 'ENTROPIC_MCP_TOOLS_MODULE';
+export class ToolsModuleError extends ServeError<'ENTROPIC_MCP_TOOLS_MODULE'> {
+  override readonly name = 'ToolsModuleError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ToolsModuleError';
+    super('ENTROPIC_MCP_TOOLS_MODULE', message, options);
   }
 }
 
