@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderSteps } from '../src/check/steps.js';
 import { WORKSPACE } from './support/check-scenario.js';
 
-const DOCS = ['packages/codegen/README.md', 'packages/abi-headers/README.md', 'RELEASING.md'];
+const DOCS = ['docs/abi.md', 'RELEASING.md'];
 
 describe('the documented steps are the steps the gate prints and the mutation tests run', () => {
   for (const doc of DOCS) {
