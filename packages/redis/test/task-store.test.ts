@@ -4,6 +4,7 @@
  */
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTaskOptions, Tasks } from '../../server/src/core/tasks/service.js';
@@ -17,7 +18,6 @@ import {
   taskServerSuite,
 } from '../../server/test/support/task-server-suite.js';
 import { storedTask, taskStoreSuite } from '../../server/test/support/task-store-suite.js';
-import { waitUntil } from '../../server/test/support/wait.js';
 import { connectRedis, RedisTaskStore } from '../src/index.js';
 
 let server_: RedisProcess;
@@ -85,7 +85,7 @@ describe('RedisTaskStore on Redis', () => {
     expect(confirmed, 'the read waited for the liveness rule').toBe(false);
     expect(first).toMatchObject({ runnerAlive: false, task: { status: 'working' } });
     expect(await confirming).toBe(true);
-    await waitUntil(async () => (await b.read(task.taskId))?.task.status === 'failed', 'the task failed');
+    await waitFor(async () => (await b.read(task.taskId))?.task.status === 'failed', 'the task failed');
     expect((await tasks.read(task.taskId))?.task.error).toMatchObject({
       code: -32603,
       message: expect.stringMatching(
@@ -109,7 +109,7 @@ describe('RedisTaskStore on Redis', () => {
     const [owned] = await redis.keys('trim:tasks-of:*');
     const [expiring] = await redis.keys('trim:tasks-exp:*');
     expect(await redis.zcard(owned as string)).toBe(151);
-    await waitUntil(
+    await waitFor(
       async () => (await redis.exists(`trim:task:${short.at(-1)?.taskId}`)) === 0,
       'the short tasks to expire',
     );

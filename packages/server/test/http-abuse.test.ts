@@ -2,6 +2,7 @@
 // (headers and bodies trickled), connection floods, session-table exhaustion, session reuse after
 // DELETE, ids that JSON cannot round-trip, and session-id quality.
 import { connect, type Socket } from 'node:net';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import {
   callEcho,
@@ -15,7 +16,6 @@ import {
   sseMessages,
   startClosedAfterEach,
 } from './support/http-helpers.js';
-import { waitUntil } from './support/wait.js';
 
 const serve = startClosedAfterEach();
 
@@ -110,7 +110,7 @@ describe('Streamable HTTP under abuse', () => {
           }),
       ),
     );
-    await waitUntil(() => refused >= 350, 'the server to drop the connections over its cap');
+    await waitFor(() => refused >= 350, 'the server to drop the connections over its cap');
     const held = await new Promise<number>((resolve, reject) =>
       srv.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
@@ -135,7 +135,7 @@ describe('Streamable HTTP under abuse', () => {
           }),
       ),
     );
-    await waitUntil(() => dropped >= 150, 'the accept-rate limit to drop the burst');
+    await waitFor(() => dropped >= 150, 'the accept-rate limit to drop the burst');
     await sleep(300);
     expect(dropped).toBeLessThan(200);
     for (const s of burst) s.destroy();

@@ -7,13 +7,13 @@
 
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearerAuth, type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../src/http/index.js';
 import { McpServer } from '../src/index.js';
 import { INIT_BODY, initSession, start } from './support/http-helpers.js';
-import { waitUntil } from './support/wait.js';
 
 const servers: HttpServerHandle[] = [];
 afterEach(async () => {
@@ -117,7 +117,7 @@ describe('per-client limits', () => {
     other.close();
     // A stream let go frees its place.
     held.pop()?.close();
-    await waitUntil(async () => (await session(url, '127.0.0.2')).status === 200, 'a freed stream');
+    await waitFor(async () => (await session(url, '127.0.0.2')).status === 200, 'a freed stream');
     for (const s of held) s.close();
   });
 
@@ -175,7 +175,7 @@ describe('per-client limits', () => {
       );
     // Two connections in use: each holds a call whose answer is still to come.
     const calls = [call(1), call(2)];
-    await waitUntil(() => running === 2, 'two calls running');
+    await waitFor(() => running === 2, 'two calls running');
     const refused = await session(url, '127.0.0.2');
     expect(refused.status).toBe(429);
     expect(refused.headers.connection).toBe('close');
@@ -185,7 +185,7 @@ describe('per-client limits', () => {
     expect((await session(url, '127.0.0.3')).status).toBe(200);
     release();
     expect((await Promise.all(calls)).map((c) => c.status)).toEqual([200, 200]);
-    await waitUntil(async () => (await session(url, '127.0.0.2')).status === 200, 'freed connections');
+    await waitFor(async () => (await session(url, '127.0.0.2')).status === 200, 'freed connections');
   });
 
   it('maxConnectionsPerClient does not count idle keep-alive connections', async () => {
@@ -213,10 +213,7 @@ describe('per-client limits', () => {
     expect(idle.map(({ answer }) => answer.split('\r\n')[0])).toEqual(Array(3).fill('HTTP/1.1 200 OK'));
     expect(idle.every(({ socket }) => !socket.destroyed)).toBe(true);
     // (Polled: the server may see a response close a moment after the client has read it.)
-    await waitUntil(
-      async () => (await session(url, '127.0.0.2')).status === 200,
-      'a fourth connection served',
-    );
+    await waitFor(async () => (await session(url, '127.0.0.2')).status === 200, 'a fourth connection served');
     expect(idle.every(({ socket }) => !socket.destroyed)).toBe(true);
     for (const { socket } of idle) socket.destroy();
   });

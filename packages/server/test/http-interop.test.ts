@@ -3,6 +3,7 @@
  * drives the server over a real socket in stateful SSE mode, through every feature.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -16,7 +17,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { text } from '../src/index.js';
 import { type Fixture, startFixture } from './support/http-interop-fixture.js';
-import { waitUntil } from './support/wait.js';
 
 let fx: Fixture;
 let client: Client;
@@ -89,17 +89,17 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     const call = client.callTool({ name: 'wait', arguments: {} }, CallToolResultSchema, {
       signal: controller.signal,
     });
-    await waitUntil(() => fx.waiting.length === 1, 'the tool to start');
+    await waitFor(() => fx.waiting.length === 1, 'the tool to start');
     controller.abort('enough');
     await expect(call).rejects.toThrow();
-    await waitUntil(() => fx.cancelled.length === 1, 'the handler to see the abort');
+    await waitFor(() => fx.cancelled.length === 1, 'the handler to see the abort');
   });
 
   it('sends log messages above the level the client set, with credentials scrubbed', async () => {
     await client.setLoggingLevel('info');
     logs.length = 0;
     expect(firstText(await client.callTool({ name: 'chatty', arguments: {} }))).toBe('logged');
-    await waitUntil(() => logs.length >= 2, 'two log messages');
+    await waitFor(() => logs.length >= 2, 'two log messages');
     expect(logs).toEqual([
       expect.objectContaining({ level: 'info', data: { step: 'working', password: '[REDACTED]' } }),
       expect.objectContaining({ level: 'error', data: 'something failed' }),
@@ -115,9 +115,9 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     await client.subscribeResource({ uri: 'test://watched' });
     const before = toolsChanged;
     fx.mcp.addTool({ name: 'late', description: 'added after connect' }, () => ({ content: [text('late')] }));
-    await waitUntil(() => toolsChanged > before, 'tools/list_changed');
+    await waitFor(() => toolsChanged > before, 'tools/list_changed');
     fx.mcp.notifyResourceUpdated('test://watched');
-    await waitUntil(() => updated.includes('test://watched'), 'resources/updated');
+    await waitFor(() => updated.includes('test://watched'), 'resources/updated');
     expect(firstText(await client.callTool({ name: 'late', arguments: {} }))).toBe('late');
   });
 
@@ -137,7 +137,7 @@ describe('official SDK v1 client over Streamable HTTP (stateful, SSE)', () => {
     fx.mcp.addTool({ name: 'while_away', description: 'added while the GET stream was down' }, () => ({
       content: [text('x')],
     }));
-    await waitUntil(() => toolsChanged > before, 'the replayed tools/list_changed');
+    await waitFor(() => toolsChanged > before, 'the replayed tools/list_changed');
   });
 
   it('DELETE ends the session; the server forgets it', async () => {

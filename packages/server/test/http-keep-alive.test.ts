@@ -3,6 +3,7 @@
  * stream, a legacy POST stream whose answer takes long, a 2026-07-28 listen stream; none with 0.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import {
   BOTH,
@@ -14,7 +15,6 @@ import {
   startClosedAfterEach,
 } from './support/http-helpers.js';
 import { envelope, MODERN } from './support/modern-envelope.js';
-import { waitUntil } from './support/wait.js';
 
 const serve = startClosedAfterEach();
 
@@ -37,7 +37,7 @@ describe('Streamable HTTP: keep-alive comments', () => {
     const slow = await (await post(srv.url, call, sessionHeaders(sessionId))).text();
     expect(comments(slow)).toBeGreaterThanOrEqual(2);
     expect(slow).toMatch(/"text":"done"/);
-    await waitUntil(() => comments(get.text()) >= 3, 'comments on the GET stream');
+    await waitFor(() => comments(get.text()) >= 3, 'comments on the GET stream');
     const listen = follow(
       await post(
         srv.url,
@@ -50,10 +50,10 @@ describe('Streamable HTTP: keep-alive comments', () => {
         { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen', accept: BOTH },
       ),
     );
-    await waitUntil(() => comments(listen.text()) >= 3, 'comments on the listen stream');
+    await waitFor(() => comments(listen.text()) >= 3, 'comments on the listen stream');
     // A stream whose client left gets nothing more; the GET stream's connection is let go.
     get.stop();
-    await waitUntil(() => srv.handler.session(sessionId)?.standaloneConnected === false, 'the GET to close');
+    await waitFor(() => srv.handler.session(sessionId)?.standaloneConnected === false, 'the GET to close');
     listen.stop();
   });
 

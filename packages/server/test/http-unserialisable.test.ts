@@ -4,11 +4,11 @@
  * and in JSON-response mode alike, and the session's transport keeps no stream or route for it.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { startClosedAfterEach } from './support/http-helpers.js';
-import { waitUntil } from './support/wait.js';
 
 const serve = startClosedAfterEach();
 
@@ -41,7 +41,7 @@ describe.each([
     await client.connect(transport);
     // The client opens its GET stream after initializing: the one stream the session keeps.
     const session = () => srv.handler.session(transport.sessionId as string);
-    await waitUntil(() => session()?.standaloneConnected === true, 'the client GET stream');
+    await waitFor(() => session()?.standaloneConnected === true, 'the client GET stream');
     try {
       for (const kind of ['bigint', 'cycle', 'deep']) {
         const call = client.callTool({ name: 'bad', arguments: { kind } }, undefined, { timeout: 15_000 });

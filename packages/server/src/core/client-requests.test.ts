@@ -1,7 +1,7 @@
 // Tests of server-to-client requests: elicitation, sampling, roots.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
-import { sleep } from '../../test/support/peer.js';
 import { text } from './content.js';
 import { McpServer } from './server.js';
 
@@ -147,7 +147,7 @@ describe('server-to-client requests', () => {
     expect(await session.request('custom/echo', { a: 1 })).toEqual({ ok: true });
     peer.onServerRequest = () => new Promise(() => {});
     const pending = session.request('custom/hang');
-    await sleep(5);
+    await waitFor(() => peer.serverRequests.length === 2, 'the request to reach the client');
     await session.close();
     await expect(pending).rejects.toMatchObject({ code: 'CLOSED' });
   });

@@ -1,9 +1,9 @@
 // Tests of bounded handler concurrency and the queue limit.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { holdFor, nextTurn, quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
-import { sleep } from '../../test/support/peer.js';
 import { text } from './content.js';
 import { McpServer } from './server.js';
 
@@ -23,7 +23,7 @@ function gated(options: ConstructorParameters<typeof McpServer>[1]) {
     return { content: [text(String(args.i))] };
   });
   server.addTool({ name: 'sleepy' }, async (args, ctx) => {
-    await sleep(args.ms as number);
+    await holdFor(args.ms as number); // a handler that is slow on purpose
     return { content: [text(ctx.signal.aborted ? 'aborted' : 'done')] };
   });
   return {
@@ -38,9 +38,12 @@ function gated(options: ConstructorParameters<typeof McpServer>[1]) {
   };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await sleep(5);
-};
+/** Lets go of every waiting handler until `n` have started (the rest start as slots free up). */
+const releaseUntil = (g: ReturnType<typeof gated>, n: number) =>
+  waitFor(() => {
+    g.releaseAll();
+    return g.started.length >= n;
+  }, `${n} handlers to start`);
 
 describe('bounded concurrency', () => {
   it('runs at most 4 handlers by default and starts the rest in FIFO order', async () => {
@@ -49,16 +52,13 @@ describe('bounded concurrency', () => {
     const calls = Array.from({ length: 10 }, (_, i) =>
       peer.request('tools/call', { name: 'gate', arguments: { i } }),
     );
-    await until(() => g.started.length === 4);
-    await sleep(20);
+    await waitFor(() => g.started.length === 4, 'four handlers to start');
+    await quietPeriod(20); // a fifth must not start while four run
     expect(g.started).toEqual([0, 1, 2, 3]);
     // Built-in methods are not queued behind busy handlers.
     expect(await peer.call('ping')).toEqual({});
     expect((await peer.call('tools/list')).tools).toHaveLength(2);
-    while (g.started.length < 10) {
-      g.releaseAll();
-      await sleep(5);
-    }
+    await releaseUntil(g, 10);
     g.releaseAll();
     const answers = await Promise.all(calls);
     expect(g.started).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -72,13 +72,10 @@ describe('bounded concurrency', () => {
     const calls = Array.from({ length: 3 }, (_, i) =>
       peer.request('tools/call', { name: 'gate', arguments: { i } }),
     );
-    await until(() => g.started.length === 1);
+    await waitFor(() => g.started.length === 1, 'the first handler to start');
     const refused = await peer.request('tools/call', { name: 'gate', arguments: { i: 99 } });
     expect(refused.error).toMatchObject({ code: -32000, message: expect.stringContaining('maxQueued') });
-    while (g.started.length < 3) {
-      g.releaseAll();
-      await sleep(5);
-    }
+    await releaseUntil(g, 3);
     g.releaseAll();
     expect((await Promise.all(calls)).every((a) => a.result !== undefined)).toBe(true);
   });
@@ -89,58 +86,87 @@ describe('bounded concurrency', () => {
     const first = peer.request('tools/call', { name: 'gate', arguments: { i: 0 } }, 'a');
     void peer.request('tools/call', { name: 'gate', arguments: { i: 1 } }, 'b');
     const third = peer.request('tools/call', { name: 'gate', arguments: { i: 2 } }, 'c');
-    await until(() => g.started.length === 1);
+    await waitFor(() => g.started.length === 1, 'the first handler to start');
     await peer.notify('notifications/cancelled', { requestId: 'b' });
-    await sleep(10);
+    await peer.call('ping'); // answered after the cancellation was read: messages are read in order
     g.releaseAll();
     await first;
-    await until(() => g.started.length === 2);
+    await waitFor(() => g.started.length === 2, 'the third handler to start');
     g.releaseAll();
     await third;
     expect(g.started).toEqual([0, 2]);
   });
 });
 
-describe('handler timeout', () => {
+describe('handler timeout (fake time)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const fake = () =>
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      now: 0,
+    });
+
   it('aborts the signal and answers -32001 after handlerTimeoutMs; the late result is dropped', async () => {
+    fake();
     const g = gated({ handlerTimeoutMs: 50 });
     const { peer } = await initializedPeer(g.server);
-    const t0 = Date.now();
-    const answer = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 200 } });
-    expect(Date.now() - t0).toBeLessThan(190);
-    expect(answer.error).toMatchObject({ code: -32001, message: 'tools/call timed out after 50 ms' });
-    await sleep(250);
-    expect(peer.received.filter((m) => m.id === answer.id)).toHaveLength(1);
+    const answer = peer.request('tools/call', { name: 'sleepy', arguments: { ms: 200 } });
+    let settled = false;
+    void answer.then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(settled).toBe(false); // not before the timeout
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true);
+    const { error, id } = await answer;
+    expect(error).toMatchObject({ code: -32001, message: 'tools/call timed out after 50 ms' });
+    await vi.advanceTimersByTimeAsync(200); // the handler ends; its result goes nowhere
+    expect(peer.received.filter((m) => m.id === id)).toHaveLength(1);
   });
 
   it('frees the slot of a timed-out handler', async () => {
+    fake();
     const g = gated({ handlerTimeoutMs: 40, maxConcurrency: 1 });
     const { peer } = await initializedPeer(g.server);
-    const stuck = await peer.request('tools/call', { name: 'gate', arguments: { i: 0 } });
-    expect(stuck.error).toMatchObject({ code: -32001 });
-    const next = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 1 } });
-    expect(next.result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    const stuck = peer.request('tools/call', { name: 'gate', arguments: { i: 0 } });
+    await vi.advanceTimersByTimeAsync(41);
+    expect((await stuck).error).toMatchObject({ code: -32001 });
+    const next = peer.request('tools/call', { name: 'sleepy', arguments: { ms: 1 } });
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await next).result).toEqual({ content: [{ type: 'text', text: 'done' }] });
     g.releaseAll();
   });
 
   it('times out queued handlers one after another as each gets its slot', async () => {
+    fake();
     const g = gated({ handlerTimeoutMs: 40, maxConcurrency: 1 });
     const { peer } = await initializedPeer(g.server);
-    const t0 = Date.now();
-    const answers = await Promise.all(
-      [0, 1, 2].map((i) => peer.request('tools/call', { name: 'gate', arguments: { i } })),
+    const at: number[] = [];
+    const answers = Promise.all(
+      [0, 1, 2].map((i) =>
+        peer.request('tools/call', { name: 'gate', arguments: { i } }).then((a) => {
+          at.push(Date.now());
+          return a;
+        }),
+      ),
     );
-    expect(answers.map((a) => (a.error as { code: number }).code)).toEqual([-32001, -32001, -32001]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect((await answers).map((a) => (a.error as { code: number }).code)).toEqual([-32001, -32001, -32001]);
     expect(g.started).toEqual([0, 1, 2]);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(110);
+    expect(at).toEqual([41, 82, 123]); // each started when the one before timed out, with 40 ms of its own
     g.releaseAll();
   });
 
   it('0 turns the timeout off', async () => {
+    fake();
     const g = gated({ handlerTimeoutMs: 0 });
     const { peer } = await initializedPeer(g.server);
-    const answer = await peer.request('tools/call', { name: 'sleepy', arguments: { ms: 60 } });
-    expect(answer.result).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    const answer = peer.request('tools/call', { name: 'sleepy', arguments: { ms: 600_000 } });
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect((await answer).result).toEqual({ content: [{ type: 'text', text: 'done' }] });
   });
 });
 
@@ -148,7 +174,9 @@ describe('cancellation and progress', () => {
   it('notifications/cancelled aborts ctx.signal with the reason and suppresses the response', async () => {
     const server = new McpServer({ name: 'c', version: '1' });
     let reason: unknown;
+    let started = false;
     server.addTool({ name: 'wait' }, (_a, ctx) => {
+      started = true;
       return new Promise((resolve) => {
         ctx.signal.addEventListener('abort', () => {
           reason = ctx.signal.reason;
@@ -158,9 +186,10 @@ describe('cancellation and progress', () => {
     });
     const { peer } = await initializedPeer(server);
     void peer.request('tools/call', { name: 'wait' }, 'w');
-    await sleep(10);
+    await waitFor(() => started, 'the handler to start');
     await peer.notify('notifications/cancelled', { requestId: 'w', reason: 'user hit stop' });
-    await sleep(30);
+    await waitFor(() => reason !== undefined, 'the signal to abort');
+    await peer.call('ping'); // the late answer, had it been sent, is in before this one
     expect(reason).toBe('user hit stop');
     expect(peer.received.filter((m) => m.id === 'w')).toHaveLength(0);
   });
@@ -168,20 +197,27 @@ describe('cancellation and progress', () => {
   it('ctx.onAbort hears a cancellation without a signal, and at once when registered after it', async () => {
     const server = new McpServer({ name: 'c', version: '1' });
     const heard: string[] = [];
+    let started = false;
+    let ended = false;
     server.addTool({ name: 'hooked' }, (_a, ctx) => {
+      started = true;
       return new Promise((resolve) => {
         ctx.onAbort(() => {
           heard.push('early');
-          setTimeout(() => ctx.onAbort(() => heard.push('late')), 5);
-          setTimeout(() => resolve({ content: [] }), 20);
+          setTimeout(() => {
+            ctx.onAbort(() => heard.push('late'));
+            resolve({ content: [] });
+            ended = true;
+          }, 5);
         });
       });
     });
     const { peer } = await initializedPeer(server);
     void peer.request('tools/call', { name: 'hooked' }, 'h');
-    await sleep(10);
+    await waitFor(() => started, 'the handler to start');
     await peer.notify('notifications/cancelled', { requestId: 'h' });
-    await sleep(60);
+    await waitFor(() => ended, 'the handler to end');
+    await peer.call('ping'); // the late answer, had it been sent, is in before this one
     expect(heard).toEqual(['early', 'late']);
     expect(peer.received.filter((m) => m.id === 'h')).toHaveLength(0);
   });
@@ -201,7 +237,7 @@ describe('cancellation and progress', () => {
     });
     const { peer } = await initializedPeer(server);
     await peer.call('tools/call', { name: 'hooked' });
-    await sleep(10);
+    await nextTurn();
     // A hook handed over after the answer is not kept either.
     let late: WeakRef<object> | undefined;
     (() => {
@@ -209,7 +245,7 @@ describe('cancellation and progress', () => {
       late = new WeakRef(hook);
       (held as { onAbort(h: () => void): void }).onAbort(hook);
     })();
-    await sleep(1); // a WeakRef's target lives to the end of the job that made it
+    await nextTurn(); // a WeakRef's target lives to the end of the job that made it
     collect();
     expect(held).toBeDefined();
     expect(hookRef?.deref()).toBeUndefined();
@@ -219,16 +255,23 @@ describe('cancellation and progress', () => {
   it('a signal first read after cancellation is already aborted', async () => {
     const server = new McpServer({ name: 'c', version: '1' });
     let aborted: boolean | undefined;
+    let started = false;
+    let read: () => void = () => {};
     server.addTool({ name: 'late_reader' }, async (_a, ctx) => {
-      await sleep(40);
+      started = true;
+      await new Promise<void>((go) => {
+        read = go;
+      });
       aborted = ctx.signal.aborted;
       return { content: [] };
     });
     const { peer } = await initializedPeer(server);
     void peer.request('tools/call', { name: 'late_reader' }, 'l');
-    await sleep(5);
+    await waitFor(() => started, 'the handler to start');
     await peer.notify('notifications/cancelled', { requestId: 'l' });
-    await sleep(80);
+    await peer.call('ping'); // the cancellation was read before this answer
+    read();
+    await waitFor(() => aborted !== undefined, 'the handler to read its signal');
     expect(aborted).toBe(true);
   });
 

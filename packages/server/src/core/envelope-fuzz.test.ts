@@ -1,8 +1,8 @@
 // Property test: any input leaves the server answering at most once and still working.
+import { nextTurn } from '@entropic-mcp/test-kit/wait';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
-import { sleep } from '../../test/support/peer.js';
 import { text } from './content.js';
 import { McpServer } from './server.js';
 
@@ -72,6 +72,6 @@ describe('any input', () => {
       }),
       { numRuns: 200 },
     );
-    await sleep(1);
+    await nextTurn();
   });
 });

@@ -1,5 +1,6 @@
 // Tests of Later: a result settled once, waited on by one listener or awaited, and answered by the core
 // without a promise in between.
+import { nextTurn } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { recordingTransport } from '../../test/support/recording-transport.js';
 import { ToolError } from './errors.js';
@@ -62,7 +63,7 @@ async function serverWith(handler: (later: Later) => void) {
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
   });
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextTurn();
   transport.deliver({ jsonrpc: '2.0', method: 'notifications/initialized' });
   transport.sent.length = 0;
   const call = (id: number) =>
@@ -74,7 +75,7 @@ describe('a tool answering through a Later', () => {
   it('is answered in the same turn the Later settles, with no promise in between', async () => {
     const { transport, pending, call } = await serverWith(() => {});
     call(1);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTurn();
     expect(transport.sent).toEqual([]);
     pending[0]!.resolve({ content: [{ type: 'text', text: 'now' }], structuredContent: { n: 1 } });
     // Synchronously: a promise chain would have answered on a later microtask.

@@ -1,4 +1,5 @@
 // Tests of initialize, version negotiation and the uninitialized state.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
 import { Peer } from '../../test/support/peer.js';
@@ -176,7 +177,7 @@ describe('protocol context per request', () => {
     call(1, '2025-06-18');
     call(2, '2025-11-25');
     call(3, '2025-03-26');
-    for (let i = 0; i < 50 && sent.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => sent.length >= 3, 'the three answers');
     expect(seen).toEqual(['2025-06-18', '2025-11-25', '2025-03-26']);
   });
 });

@@ -1,7 +1,8 @@
 // Tests of server-wide and per-session notifications and close.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../test/support/in-memory.js';
-import { Peer, sleep } from '../../test/support/peer.js';
+import { Peer } from '../../test/support/peer.js';
 import { text } from './content.js';
 import { McpServer } from './server.js';
 
@@ -57,7 +58,9 @@ describe('server-wide and per-session notifications', () => {
   it('server.close() aborts running handlers, sends nothing more, and refuses new connections', async () => {
     const server = new McpServer({ name: 'n', version: '1' });
     let aborted = false;
+    let started = false;
     server.addTool({ name: 'hang' }, (_a, ctx) => {
+      started = true;
       return new Promise((resolve) => {
         ctx.signal.addEventListener('abort', () => {
           aborted = true;
@@ -67,7 +70,7 @@ describe('server-wide and per-session notifications', () => {
     });
     const { peer } = await initializedPeer(server);
     void peer.request('tools/call', { name: 'hang' }, 'h');
-    await sleep(10);
+    await waitFor(() => started, 'the handler to start');
     await server.close();
     expect(aborted).toBe(true);
     expect(server.sessions.size).toBe(0);

@@ -1,7 +1,7 @@
 // Tests of resources: listing, reading, templates and subscriptions.
+import { nextTurn } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../test/support/in-memory.js';
-import { sleep } from '../../test/support/peer.js';
 import { McpServer } from './server.js';
 
 function server(subscribe = true) {
@@ -131,6 +131,6 @@ describe('pagination', () => {
     for (const bad of ['garbage', 'p1.zzzzzzzzzzzz', 12, 'p1.zz']) {
       expect((await peer.request('tools/list', { cursor: bad })).error).toMatchObject({ code: -32602 });
     }
-    await sleep(1);
+    await nextTurn();
   });
 });

@@ -1,9 +1,10 @@
 /** A peer over memory that sends the 2026-07-28 `_meta` envelope with every request. */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { McpServer } from '../../src/core/server.js';
 import { connectInMemory } from './in-memory.js';
 import { envelope } from './modern-envelope.js';
-import { type Message, Peer, sleep } from './peer.js';
+import { type Message, Peer } from './peer.js';
 
 /** A peer over memory whose `modern` sends each request with the envelope. */
 export class ModernPeer extends Peer {
@@ -27,16 +28,16 @@ export async function modernPeer(
   return peer;
 }
 
-/** Polls `tasks/get` until `done` holds for the task (every 10 ms, up to 500 times), and returns it. */
+/** Polls `tasks/get` until `done` holds for the task (deadline 20 s, failing with the task's id), and returns it. */
 export async function pollTask(
   peer: ModernPeer,
   taskId: string,
   done: (task: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 500; i++) {
-    const task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
-    if (done(task)) return task;
-    await sleep(10);
-  }
-  throw new Error(`task ${taskId} never got there`);
+  let task: Record<string, unknown> = {};
+  await waitFor(async () => {
+    task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
+    return done(task);
+  }, `task ${taskId} to get there`);
+  return task;
 }

@@ -4,6 +4,7 @@
  * request to the other handler in turn, as a round-robin load balancer without stickiness would.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -25,7 +26,6 @@ import {
   sseMessages,
 } from './http-helpers.js';
 import { type Fixture, startFixture } from './http-interop-fixture.js';
-import { waitUntil } from './wait.js';
 
 export interface SharedNodes {
   /** The shared state as each of two processes sees it, and the event store they share. */
@@ -88,17 +88,17 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
         const before = fx.map((f) => f.cancelled.length);
         const aborter = new AbortController();
         const call = client.callTool({ name: 'wait' }, CallToolResultSchema, { signal: aborter.signal });
-        await waitUntil(() => fx.some((f) => f.waiting.length > 0), 'the wait tool to start');
+        await waitFor(() => fx.some((f) => f.waiting.length > 0), 'the wait tool to start');
         aborter.abort('enough');
         await expect(call).rejects.toThrow();
-        await waitUntil(
+        await waitFor(
           () => fx.some((f, i) => f.cancelled.length > (before[i] ?? 0)),
           'the running call to see its cancellation',
         );
 
         // A list change raised on each process reaches the client's one GET stream.
         for (const f of fx) f.mcp.notifyToolsChanged();
-        await waitUntil(() => changed >= 2, 'both list changes');
+        await waitFor(() => changed >= 2, 'both list changes');
       } finally {
         await transport.terminateSession();
         await client.close();
@@ -122,7 +122,7 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
           seen += decoder.decode(value, { stream: true });
         }
       };
-      await waitUntil(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream');
+      await waitFor(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream');
       a.mcp.notifyToolsChanged();
       b.mcp.notifyToolsChanged(); // raised where the stream is not: routed to a
       await readUntil(2);
@@ -154,9 +154,9 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       await (await post(b.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers)).text();
       const methods = (text: string) => sseMessages(text).map((m) => m.method);
       const old = follow(await fetch(a.url, { headers: { ...headers, accept: BOTH } }));
-      await waitUntil(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream on a');
+      await waitFor(() => a.handler.session(session)?.standaloneConnected === true, 'the GET stream on a');
       a.mcp.notifyToolsChanged();
-      await waitUntil(() => methods(old.text()).length === 1, 'the first message on a');
+      await waitFor(() => methods(old.text()).length === 1, 'the first message on a');
       const through = sseDataEvents(old.text()).at(-1)?.id as string;
       // The client resumes on b while a's connection still looks alive to a (as behind a proxy).
       const fresh = follow(
@@ -166,9 +166,9 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       void old.done.then(() => {
         ended = true;
       });
-      await waitUntil(() => ended, 'a to let its connection go');
+      await waitFor(() => ended, 'a to let its connection go');
       a.mcp.notifyPromptsChanged(); // raised by the old holder: it reaches the live stream on b
-      await waitUntil(
+      await waitFor(
         () => methods(fresh.text()).includes('notifications/prompts/list_changed'),
         'the message on b',
       );

@@ -4,6 +4,7 @@
  * Peers over memory in both eras; every wait has a deadline that fails naming what it waited for.
  */
 
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { text } from '../../src/core/content.js';
 import type { TaskOptions, TaskStore } from '../../src/core/tasks/types.js';
@@ -11,7 +12,6 @@ import { McpServer } from '../../src/index.js';
 import { connectInMemory, initializedPeer } from './in-memory.js';
 import { ModernPeer } from './modern.js';
 import type { Message, Peer } from './peer.js';
-import { waitUntil } from './wait.js';
 
 export interface TaskServerSuiteOptions {
   /** A fresh store (the suite closes it). */
@@ -19,7 +19,8 @@ export interface TaskServerSuiteOptions {
 }
 
 const EXT = 'io.modelcontextprotocol/tasks';
-const later = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+/** Past the sync window (0 ms by default, so its 1 ms timer fires first): the answer comes from a task. */
+const later = (): Promise<void> => holdFor(5);
 
 /** A server on `store` whose tools answer what the tests need. */
 export function outcomeServer(store: TaskStore, options: Omit<TaskOptions, 'store'> = {}): McpServer {
@@ -59,7 +60,7 @@ export function outcomeServer(store: TaskStore, options: Omit<TaskOptions, 'stor
 /** A 2025-11-25 peer: its tasks/get until the task is finished; the task as 2025 shows it. */
 export async function legacyFinished(peer: Peer, taskId: string): Promise<Record<string, unknown>> {
   let task: Record<string, unknown> = {};
-  await waitUntil(async () => {
+  await waitFor(async () => {
     task = (await peer.request('tasks/get', { taskId })).result as Record<string, unknown>;
     return ['completed', 'failed', 'cancelled'].includes(task?.status as string);
   }, `task ${taskId} to finish`).catch((error: Error) => {
@@ -71,7 +72,7 @@ export async function legacyFinished(peer: Peer, taskId: string): Promise<Record
 /** A 2026-07-28 peer: its tasks/get until the task is finished; the detailed task. */
 export async function modernFinished(peer: ModernPeer, taskId: string): Promise<Record<string, unknown>> {
   let task: Record<string, unknown> = {};
-  await waitUntil(async () => {
+  await waitFor(async () => {
     task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
     return ['completed', 'failed', 'cancelled'].includes(task?.status as string);
   }, `task ${taskId} to finish`).catch((error: Error) => {

@@ -4,6 +4,7 @@
  * answer synchronously or with promises.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import type { FinishedLimits, StoredTask, TaskStore } from '../../src/core/tasks/types.js';
 
@@ -33,14 +34,6 @@ export function storedTask(
     era: 'modern',
   };
 }
-
-const waitFor = async (check: () => boolean, ms = 2000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
 
 /** Finish `task` (as read now) with a text result, keeping its owner within `keep`. */
 async function complete(
@@ -105,11 +98,10 @@ export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): v
 
     it('forgets a task at its TTL', async () => {
       const store = await make();
-      const task = storedTask('p:ttl', store.nodeId, 150);
+      const task = storedTask('p:ttl', store.nodeId, 500);
       await store.create(task, 4);
       expect(await store.read(task.taskId)).toBeDefined();
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      expect(await store.read(task.taskId)).toBeUndefined();
+      await waitFor(async () => (await store.read(task.taskId)) === undefined, 'the task forgotten at its TTL');
       // An expired task no longer counts against its owner's limit.
       expect(await store.create(storedTask('p:ttl', store.nodeId), 1)).toBe(true);
       await store.close?.();
@@ -197,12 +189,16 @@ export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): v
       const store = await make();
       const changed: string[] = [];
       const stop = store.subscribe((id) => changed.push(id));
-      await new Promise((resolve) => setTimeout(resolve, 50)); // a networked store subscribes first
       const task = storedTask('p:notes', store.nodeId);
       await store.create(task, 4);
-      const record = await store.read(task.taskId);
-      await store.write({ ...task, statusMessage: 'x' }, record?.version as number);
-      await waitFor(() => changed.includes(task.taskId));
+      // A networked store may still be subscribing: write again until a change is heard.
+      let n = 0;
+      await waitFor(async () => {
+        if (changed.includes(task.taskId)) return true;
+        const record = await store.read(task.taskId);
+        await store.write({ ...task, statusMessage: `x${n++}` }, record?.version as number);
+        return changed.includes(task.taskId);
+      }, 'a change of the task to be told');
       stop();
       await store.close?.();
     });

@@ -4,10 +4,10 @@
  * to `server` over the transport under test and returns the client end.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../../src/index.js';
 import { type ClientHandle, type Message, Peer, sleep } from './peer.js';
-import { waitUntil } from './wait.js';
 
 export interface TransportSuiteOptions {
   name: string;
@@ -141,10 +141,10 @@ export function runTransportSuite({ name, connect }: TransportSuiteOptions): voi
       const pending = peer.request('tools/call', { name: 'wait_for_cancel' }, 'c1');
       const counted = async (tool: string) =>
         ((await peer.call('tools/call', { name: tool })).content as { text: string }[])[0]?.text;
-      await waitUntil(async () => (await counted('started_count')) === '1', 'the handler to start');
+      await waitFor(async () => (await counted('started_count')) === '1', 'the handler to start');
       await peer.notify('notifications/cancelled', { requestId: 'c1', reason: 'user' });
       // The handler sees the abort, and the connection still serves requests.
-      await waitUntil(async () => (await counted('aborted_count')) === '1', 'the handler to see the abort');
+      await waitFor(async () => (await counted('aborted_count')) === '1', 'the handler to see the abort');
       const late = await Promise.race([pending.then(() => 'answered'), sleep(100).then(() => 'silent')]);
       expect(late).toBe('silent');
     });

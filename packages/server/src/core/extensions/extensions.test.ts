@@ -1,9 +1,9 @@
 // Tests of the extension API: custom methods and notifications, declared extensions, hooks.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { initializedPeer } from '../../../test/support/in-memory.js';
 import { modernPeer } from '../../../test/support/modern.js';
-import { sleep } from '../../../test/support/peer.js';
 import { LocalError, McpError } from '../errors.js';
 import { McpServer } from '../server.js';
 import type { RequestOutcome } from './types.js';
@@ -145,7 +145,7 @@ describe('custom notifications', () => {
     await peer.notify('acme/ping', { n: 5 });
     await peer.notify('acme/ping', { n: 'five' });
     await peer.notify('notifications/roots/list_changed');
-    await sleep(20);
+    await waitFor(() => others.length === 1, 'the last notification to be read'); // read in order
     expect(got).toEqual([[5, 'legacy', 'test-peer']]);
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/acme\/ping was dropped: .*\/n/)]);
     expect(others).toEqual(['notifications/roots/list_changed']);
@@ -188,16 +188,17 @@ describe('request hooks', () => {
   it('tell after hooks about a cancelled request', async () => {
     const s = new McpServer({ name: 't', version: '1' });
     const outcomes: RequestOutcome[] = [];
+    let started = false;
     s.addHook({ after: (_req, outcome) => outcomes.push(outcome) });
-    s.addTool(
-      { name: 'wait' },
-      (_args, ctx) => new Promise((resolve) => ctx.onAbort(() => resolve({ content: [] }))),
-    );
+    s.addTool({ name: 'wait' }, (_args, ctx) => {
+      started = true;
+      return new Promise((resolve) => ctx.onAbort(() => resolve({ content: [] })));
+    });
     const { peer } = await initializedPeer(s);
     void peer.request('tools/call', { name: 'wait' }, 'w1');
-    await sleep(10);
+    await waitFor(() => started, 'the handler to start');
     await peer.notify('notifications/cancelled', { requestId: 'w1', reason: 'enough' });
-    await sleep(10);
+    await waitFor(() => outcomes.length > 0, 'the after hook');
     expect(outcomes.at(-1)).toEqual({ kind: 'abandoned', reason: 'enough' });
   });
 });

@@ -1,9 +1,9 @@
 // Tests of 2026-07-28 tasks over memory, the rules the tasks extension states: a `required` task tool without
 // the extension, a thrown error inlined in a failed task, a partial tasks/update, tasks/cancel after the end;
 // a task outlives handlerTimeoutMs.
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { type ModernPeer, modernPeer, pollTask } from '../../../test/support/modern.js';
-import { sleep } from '../../../test/support/peer.js';
 import { text } from '../content.js';
 import { McpServer } from '../server.js';
 
@@ -92,8 +92,12 @@ describe('tasks in 2026-07-28, as the extension states them', () => {
       taskId,
       inputResponses: { a: { action: 'accept', content: { ok: true } } },
     });
-    await sleep(30);
-    const half = await pollTask(peer, taskId, (t) => t.status !== 'working');
+    const half = await pollTask(
+      peer,
+      taskId,
+      (t) =>
+        t.status !== 'working' && !Object.keys((t.inputRequests as object | undefined) ?? {}).includes('a'),
+    );
     expect(half.status).toBe('input_required');
     expect(Object.keys(half.inputRequests as object)).toEqual(['b']);
     await peer.modern('tasks/update', { taskId, inputResponses: { b: { action: 'decline' } } });
@@ -123,8 +127,7 @@ describe('tasks and the handler timeout', () => {
       { handlerTimeoutMs: 100, tasks: { pollIntervalMs: 50, syncWindowMs: 0 } },
     );
     server.addTool({ name: 'long', execution: { taskSupport: 'optional' } }, async () => {
-      // Work that takes four times the handler timeout.
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await holdFor(400); // work that takes four times the handler timeout
       return { content: [text('long done')] };
     });
     const peer = await modernPeer(server, DECLARED);

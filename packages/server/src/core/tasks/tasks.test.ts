@@ -1,8 +1,9 @@
 // Tests of tasks in both eras over memory: creation, status, input, cancellation, scoping, limits, TTL.
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../../test/support/in-memory.js';
 import { ModernPeer, pollTask } from '../../../test/support/modern.js';
-import { type Message, sleep } from '../../../test/support/peer.js';
+import type { Message } from '../../../test/support/peer.js';
 import { text } from '../content.js';
 import type { HandlerContext } from '../handler-types.js';
 import { McpServer } from '../server.js';
@@ -47,7 +48,7 @@ function fixture(options: TaskOptions = {}, pageSize?: number) {
     },
   );
   server.addTool({ name: 'ask', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-    await sleep(10);
+    await holdFor(10); // still working when the client first asks
     const answer = await ctx.elicit('Go on?', FORM, { key: 'go' });
     return { content: [text(`answered ${answer.action}`)] };
   });
@@ -88,7 +89,7 @@ describe('tasks in 2026-07-28', () => {
     expect(await pollTask(peer, long.taskId, (t) => t.status !== 'working')).toMatchObject({
       status: 'cancelled',
     });
-    await sleep(20);
+    await waitFor(() => aborted.length === 1, 'the cancelled handler to stop');
     expect(aborted).toHaveLength(1);
     // Without the extension the same tool answers directly; a sync tool never becomes a task.
     peer.capabilities = {};
@@ -164,8 +165,12 @@ describe('tasks in 2026-07-28', () => {
     expect((await call(bob)).result).toMatchObject({ resultType: 'task' });
     await alice.modern('tasks/cancel', { taskId: first.taskId });
     expect((await call(alice)).result).toMatchObject({ resultType: 'task' });
-    await sleep(450);
+    await waitFor(
+      async () => (await alice.modern('tasks/get', { taskId: first.taskId })).error !== undefined,
+      'the task forgotten at its TTL',
+    );
     expect((await alice.modern('tasks/get', { taskId: first.taskId })).error).toMatchObject({ code: -32602 });
+    await waitFor(() => aborted.length === 5, 'the handlers of the expired tasks to stop');
     // Every handler was stopped: the cancelled one, the refused one (a 2026-07-28 call starts before it
     // becomes a task), and those whose tasks expired (two of alice's, bob's).
     expect(aborted.length).toBe(5);
@@ -175,9 +180,8 @@ describe('tasks in 2026-07-28', () => {
     const { server, aborted } = fixture();
     const peer = await modernPeer(server);
     await peer.modern('tools/call', { name: 'job', arguments: { ms: 60_000 } });
-    await sleep(20);
     await peer.handle.close();
-    await sleep(30);
+    await waitFor(() => aborted.length === 1, 'the handler to stop when its client left');
     expect(aborted).toHaveLength(1);
   });
 
@@ -237,7 +241,8 @@ describe('tasks in 2025-11-25', () => {
     for (let i = 0; i < 2; i++) {
       const next = await peer.call('tools/call', { name: 'job', arguments: { ms: 1 }, task: {} });
       ids.unshift((next.task as { taskId: string }).taskId);
-      await sleep(2); // distinct creation times, so the newest-first order is the order made
+      const made = Date.now();
+      await waitFor(() => Date.now() > made, 'the next millisecond'); // distinct creation times: newest first is the order made
     }
     const page1 = await peer.call('tasks/list');
     const page2 = await peer.call('tasks/list', { cursor: page1.nextCursor as string });
@@ -252,8 +257,11 @@ describe('tasks in 2025-11-25', () => {
 
   it("tie a task's log and progress notifications to it with the related-task _meta; progress only for a progressToken", async () => {
     const { server } = fixture();
+    let started = 0;
+    const created = () => peer.received.filter((m) => (m.result as { task?: unknown })?.task).length;
     server.addTool({ name: 'chatty', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-      await sleep(5); // after the CreateTaskResult
+      const mine = ++started;
+      await waitFor(() => created() >= mine, 'the CreateTaskResult to leave'); // the notifications come after it
       ctx.log('info', { step: 'started' }, 'chatty');
       ctx.progress(1, 2, 'half way');
       ctx.progress(2, 2);
@@ -304,8 +312,7 @@ describe('tasks in 2025-11-25', () => {
     };
     const cancelled = await peer.call('tasks/cancel', { taskId: task.taskId });
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
-    await sleep(20);
-    expect(aborted).toHaveLength(1);
+    await waitFor(() => aborted.length === 1, 'the cancelled handler to stop');
     const again = await peer.request('tasks/cancel', { taskId: task.taskId });
     expect(again.error).toMatchObject({
       code: -32602,
@@ -349,10 +356,10 @@ describe('tasks in 2025-11-25', () => {
     expect((asked.params as { _meta: unknown })._meta).toEqual({
       'io.modelcontextprotocol/related-task': { taskId: task.taskId },
     });
-    for (let i = 0; i < 100; i++) {
-      if ((await peer.call('tasks/get', { taskId: task.taskId })).status === 'input_required') break;
-      await sleep(10);
-    }
+    await waitFor(
+      async () => (await peer.call('tasks/get', { taskId: task.taskId })).status === 'input_required',
+      'the task to ask for input',
+    );
     expect(await peer.call('tasks/get', { taskId: task.taskId })).toMatchObject({ status: 'input_required' });
     release?.();
     expect(await peer.call('tasks/result', { taskId: task.taskId })).toMatchObject({

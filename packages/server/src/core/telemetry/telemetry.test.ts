@@ -1,11 +1,11 @@
 // The server's spans and metrics, read from a real OpenTelemetry SDK registered in this process: parents and tracestate
 // from _meta, the convention attributes (mcp.resource.uri among them), CLIENT spans of elicitation, sampling and roots.
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../../test/support/in-memory.js';
 import { modernPeer } from '../../../test/support/modern.js';
 import { installOtel } from '../../../test/support/otel.js';
-import { sleep } from '../../../test/support/peer.js';
 import { createFetchHandler } from '../../fetch/handler.js';
 import { text } from '../content.js';
 import { ToolError } from '../errors.js';
@@ -198,7 +198,7 @@ describe('task spans', () => {
       { tasks: { pollIntervalMs: 20, syncWindowMs: 0 } },
     );
     s.addTool({ name: 'job', execution: { taskSupport: 'optional' } }, async () => {
-      await sleep(30);
+      await holdFor(30); // work that outlasts the sync window
       return { content: [text('built')] };
     });
     const peer = await modernPeer(s, { extensions: { 'io.modelcontextprotocol/tasks': {} } });
@@ -206,7 +206,7 @@ describe('task spans', () => {
     expect((created.result as { resultType?: string }).resultType).toBe('task');
     const [call] = named('tools/call job');
     expect(call?.parentSpanContext?.spanId).toBe(CLIENT_SPAN);
-    for (let i = 0; i < 100 && named('task tools/call').length === 0; i++) await sleep(10);
+    await waitFor(() => named('task tools/call').length > 0, 'the task span to end');
     const [task] = named('task tools/call');
     expect(task?.parentSpanContext?.spanId).toBe(call?.spanContext().spanId);
     expect(task?.attributes).toMatchObject({
@@ -278,7 +278,10 @@ describe('server metrics', () => {
     });
     const { peer } = await initializedPeer(s);
     const calls = [1, 2, 3].map(() => peer.request('tools/call', { name: 'wait' }));
-    await sleep(20);
+    await waitFor(
+      async () => (await count('mcp.server.request.rejected', { reason: 'limits' })) === 1,
+      'the third call to be refused',
+    );
     expect(await count('mcp.server.request.queued', {})).toBe(1);
     expect(await count('mcp.server.request.active', {})).toBe(2);
     expect(await count('mcp.server.request.rejected', { reason: 'limits' })).toBe(1);

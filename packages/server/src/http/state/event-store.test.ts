@@ -1,5 +1,5 @@
 // Tests of MemoryEventStore bounds and eviction.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { eventStoreSuite } from '../../../test/support/event-store-suite.js';
 import { MemoryEventStore } from './event-store.js';
 
@@ -17,6 +17,10 @@ describe('MemoryEventStore', () => {
   });
 
   it('drops complete streams first (the oldest first), and those past their retention', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const store = new MemoryEventStore({ maxStreams: 3, retentionMs: 50 });
     const live = store.append('live.0', msg(0));
     const done = [1, 2].map((i) => store.append(`done.${i}`, msg(i), { last: true }));
@@ -24,9 +28,27 @@ describe('MemoryEventStore', () => {
     expect(store.after(done[0] as string)).toBeUndefined();
     expect(store.after(done[1] as string)?.complete).toBe(true);
     expect(store.after(live)?.complete).toBe(false);
-    await new Promise((r) => setTimeout(r, 80));
+    vi.advanceTimersByTime(51);
     store.append('done.4', msg(4), { last: true }); // a stream completes: those past retention go
     expect(store.after(done[1] as string)).toBeUndefined();
+    expect(store.size).toBe(3);
+  });
+
+  it('lets go of complete streams once past their retention, not before (fake time)', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const store = new MemoryEventStore({ maxStreams: 10, retentionMs: 50 });
+    const done = store.append('done.1', msg(1), { last: true });
+    const live = store.append('live.2', msg(2));
+    vi.advanceTimersByTime(49);
+    store.append('done.3', msg(3), { last: true });
+    expect(store.after(done)?.complete).toBe(true); // within its retention: kept
+    vi.advanceTimersByTime(1);
+    store.append('done.4', msg(4), { last: true });
+    expect(store.after(done)).toBeUndefined();
+    expect(store.after(live)?.complete).toBe(false); // an open stream is not let go
     expect(store.size).toBe(3);
   });
 
