@@ -1,6 +1,7 @@
 // The extension API over Streamable HTTP in 2026-07-28: Mcp-Name of a custom method, custom notifications.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
-import { sleep, startClosedAfterEach } from './support/http-helpers.js';
+import { startClosedAfterEach } from './support/http-helpers.js';
 import { envelope } from './support/modern-envelope.js';
 import { modernHeaders, postModern, resultOf } from './support/modern-wire.js';
 
@@ -36,7 +37,7 @@ describe('custom methods and notifications over modern HTTP', () => {
       body: JSON.stringify(note),
     });
     expect(res.status).toBe(202);
-    await sleep(20);
+    await waitFor(() => pings.length > 0, 'the notification to be handled');
     expect(pings).toEqual([3]);
   });
 });

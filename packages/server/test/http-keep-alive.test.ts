@@ -3,7 +3,7 @@
  * stream, a legacy POST stream whose answer takes long, a 2026-07-28 listen stream; none with 0.
  */
 
-import { waitFor } from '@entropic-mcp/test-kit/wait';
+import { holdFor, quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import {
   BOTH,
@@ -11,7 +11,6 @@ import {
   initSession,
   post,
   sessionHeaders,
-  sleep,
   startClosedAfterEach,
 } from './support/http-helpers.js';
 import { envelope, MODERN } from './support/modern-envelope.js';
@@ -25,7 +24,7 @@ describe('Streamable HTTP: keep-alive comments', () => {
   it('are written on a legacy GET stream, a legacy POST stream that waits, and a 2026-07-28 stream', async () => {
     const srv = await serve({ keepAliveMs: 50 }, (mcp) => {
       mcp.addTool({ name: 'slow', description: 'answers after 400 ms' }, async () => {
-        await sleep(400);
+        await holdFor(400); // long enough for several comments
         return { content: [{ type: 'text', text: 'done' }] };
       });
     });
@@ -63,7 +62,7 @@ describe('Streamable HTTP: keep-alive comments', () => {
     const get = follow(
       await fetch(srv.url, { headers: { ...sessionHeaders(sessionId), accept: 'text/event-stream' } }),
     );
-    await sleep(300);
+    await quietPeriod(300); // six intervals of the 50 ms the first test uses
     expect(comments(get.text())).toBe(0);
     get.stop();
   });

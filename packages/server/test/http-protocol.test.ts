@@ -1,4 +1,5 @@
 // Streamable HTTP: sessions, status codes and refusals.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callEcho,
@@ -183,15 +184,21 @@ describe('Streamable HTTP: sessions and status codes', () => {
 
   it('the same request id twice at once in one session is refused with 409', async () => {
     const sessionId = await initSession(srv.url);
+    let started = false;
+    let finish: () => void = () => {};
     srv.mcp.addTool({ name: 'slow', description: 'waits', inputSchema: { type: 'object' } }, async () => {
-      await new Promise((r) => setTimeout(r, 1500));
+      started = true;
+      await new Promise<void>((go) => {
+        finish = go;
+      });
       return { content: [{ type: 'text', text: 'done' }] };
     });
     const call = { jsonrpc: '2.0', id: 77, method: 'tools/call', params: { name: 'slow', arguments: {} } };
     const first = post(srv.url, call, sessionHeaders(sessionId));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => started, 'the first call to start');
     const second = await post(srv.url, call, sessionHeaders(sessionId));
     expect(second.status).toBe(409);
+    finish();
     const events = sseMessages(await (await first).text());
     expect(events.at(-1)?.id).toBe(77);
   });

@@ -1,4 +1,5 @@
 // Streamable HTTP: session lifecycle (expiry, close, caps).
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import {
@@ -9,7 +10,6 @@ import {
   post,
   responseOf,
   sessionHeaders,
-  sleep,
   start,
   startClosedAfterEach,
 } from './support/http-helpers.js';
@@ -18,15 +18,15 @@ const serve = startClosedAfterEach();
 
 describe('Streamable HTTP: session lifecycle', () => {
   it('expires a session idle past sessionIdleTimeoutMs, and keeps one that is used', async () => {
+    // The timing of the sweep is tested on fake time (src/http/sessions/sessions.test.ts); here, over HTTP.
     const srv = await serve({ sessionIdleTimeoutMs: 1000 });
     const idle = await initSession(srv.url);
     const busy = await initSession(srv.url);
-    const started = Date.now();
-    for (let i = 0; Date.now() - started < 2500; i++) {
-      await sleep(100);
-      await (await post(srv.url, callEcho(i, 'tick'), sessionHeaders(busy))).text();
-    }
-    expect(srv.handler.session(idle)).toBeUndefined();
+    let i = 0;
+    await waitFor(async () => {
+      await (await post(srv.url, callEcho(i++, 'tick'), sessionHeaders(busy))).text(); // busy is used all along
+      return srv.handler.session(idle) === undefined;
+    }, 'the idle session to expire');
     expect((await post(srv.url, callEcho(1, 'x'), sessionHeaders(idle))).status).toBe(404);
     expect(srv.handler.session(busy)).toBeDefined();
     expect(srv.mcp.sessions.size).toBe(1);
@@ -95,12 +95,15 @@ describe('Streamable HTTP: session lifecycle', () => {
       forget: (prefix) => memory.forget(prefix),
     };
     let closeStream: ((sessionId: string, requestId: number) => boolean) | undefined;
+    let go: () => void = () => {};
+    const headersIn = new Promise<void>((resolve) => {
+      go = resolve;
+    });
     const srv = await serve({ eventStore: store }, (mcp) =>
       mcp.addTool({ name: 'drop', description: 'drops its stream' }, async (_args, ctx) => {
-        await sleep(20);
+        await headersIn; // the client has the stream's head and priming event
         closeStream?.(ctx.sessionId as string, ctx.requestId as number);
         ctx.log('info', 'while away');
-        await sleep(50);
         return { content: [{ type: 'text', text: 'after resume' }] };
       }),
     );
@@ -112,11 +115,13 @@ describe('Streamable HTTP: session lifecycle', () => {
       { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'drop', arguments: {} } },
       sessionHeaders(sessionId),
     );
+    go();
     const first = parseSse(await res.text());
     expect(first).toHaveLength(2);
     expect(first[0]?.data).toBe('');
     expect(first[1]?.retry).toBe(1000);
-    await sleep(150);
+    // The priming event, the log message and the answer, written while no connection was attached.
+    await waitFor(() => calls.filter((c) => c === 'append').length >= 3, 'the answer to be stored');
     const resumed = await fetch(srv.url, {
       headers: {
         ...sessionHeaders(sessionId),

@@ -5,6 +5,7 @@
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -26,6 +27,8 @@ let toolsChanged = 0;
 let stderr = '';
 const transportErrors: Error[] = [];
 const updated: string[] = [];
+/** The methods the client wrote to the server's stdin, in order. */
+const sentMethods: string[] = [];
 
 const firstText = (result: unknown) => (result as { content: { text?: string }[] }).content[0]?.text;
 
@@ -65,6 +68,11 @@ beforeAll(async () => {
   });
   transport.onerror = (error) => {
     transportErrors.push(error);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    if ('method' in message) sentMethods.push(message.method);
+    return send(message);
   };
   await client.connect(transport);
 });
@@ -132,7 +140,8 @@ describe('official SDK v1 client over stdio', () => {
     await client.subscribeResource({ uri: 'test://static' });
     await client.callTool({ name: 'touch', arguments: { uri: 'test://static' } });
     await client.callTool({ name: 'touch', arguments: { uri: 'test://binary' } });
-    for (let i = 0; i < 100 && updated.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => updated.length > 0, 'resources/updated');
+    await client.ping(); // a second update, had one been sent, would have come before this answer
     expect(updated).toEqual(['test://static']);
     await client.unsubscribeResource({ uri: 'test://static' });
   });
@@ -181,7 +190,7 @@ describe('official SDK v1 client over stdio', () => {
     await client.setLoggingLevel('info');
     logs.length = 0;
     await client.callTool({ name: 'log', arguments: {} });
-    for (let i = 0; i < 100 && logs.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => logs.length > 0, 'the log message');
     expect(logs).toEqual([
       { level: 'warning', logger: 'everything', data: { message: 'careful', apiKey: '[REDACTED]' } },
     ]);
@@ -189,11 +198,15 @@ describe('official SDK v1 client over stdio', () => {
 
   it('cancels a running tool call when the client aborts', async () => {
     const controller = new AbortController();
+    const calls = sentMethods.filter((m) => m === 'tools/call').length;
     const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(
+      () => sentMethods.filter((m) => m === 'tools/call').length > calls,
+      'the call to be written',
+    );
     controller.abort('no longer needed');
     await expect(call).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 50));
+    // The server reads the call, then the cancellation, then this call: in the order they were written.
     expect(firstText(await client.callTool({ name: 'cancelled_count', arguments: {} }))).toBe('1');
   });
 
@@ -206,7 +219,7 @@ describe('official SDK v1 client over stdio', () => {
   it('sends tools/list_changed when a tool is added at run time', async () => {
     const before = toolsChanged;
     await client.callTool({ name: 'add_tool', arguments: { name: 'late' } });
-    for (let i = 0; i < 100 && toolsChanged === before; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => toolsChanged > before, 'tools/list_changed');
     expect(toolsChanged).toBe(before + 1);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('late');
@@ -216,7 +229,7 @@ describe('official SDK v1 client over stdio', () => {
   it('keeps console.log of a handler off the protocol stream', async () => {
     expect(firstText(await client.callTool({ name: 'noisy', arguments: {} }))).toBe('quiet on stdout');
     expect(await client.ping()).toEqual({});
-    for (let i = 0; i < 100 && !stderr.includes('noise'); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => stderr.includes('noise'), "the handler's console.log on stderr");
     expect(stderr).toContain('noise from a handler');
     expect(transportErrors).toEqual([]);
   });

@@ -4,6 +4,7 @@
  * multi-round-trip input and subscriptions/listen.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { text } from '../src/index.js';
 import {
@@ -48,7 +49,7 @@ function modern(
 function setup(server: Parameters<NonNullable<Parameters<typeof start>[1]>>[0]): void {
   server.addTool({ name: 'slow' }, async (_a, ctx) => {
     ctx.progress(1, 2);
-    await new Promise((r) => setTimeout(r, 20));
+    await holdFor(20); // a second step later than the first
     ctx.progress(2, 2);
     return { content: [text('done')] };
   });

@@ -101,7 +101,10 @@ export function taskStoreSuite(name: string, { make }: TaskStoreSuiteOptions): v
       const task = storedTask('p:ttl', store.nodeId, 500);
       await store.create(task, 4);
       expect(await store.read(task.taskId)).toBeDefined();
-      await waitFor(async () => (await store.read(task.taskId)) === undefined, 'the task forgotten at its TTL');
+      await waitFor(
+        async () => (await store.read(task.taskId)) === undefined,
+        'the task forgotten at its TTL',
+      );
       // An expired task no longer counts against its owner's limit.
       expect(await store.create(storedTask('p:ttl', store.nodeId), 1)).toBe(true);
       await store.close?.();
