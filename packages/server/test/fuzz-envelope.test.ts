@@ -1,6 +1,7 @@
 // Property-based fuzzing of the JSON-RPC envelope over the in-memory transport (fast): every valid
 // request is answered exactly once with the right code, id-null errors come exactly when owed, and
 // `ping` is answered after each sequence. FUZZ_RUNS=N runs N cases per property (the long mode).
+import { quietPeriod } from '@entropic-mcp/test-kit/wait';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
@@ -56,7 +57,7 @@ describe.each(['2025-11-25', '2025-03-26'])('JSON-RPC envelope fuzz, protocol %s
       { numRuns: runs(150) },
     );
     await probe(handle, ledger, 'probe-final');
-    await new Promise((r) => setTimeout(r, 300));
+    await quietPeriod(300); // an answer owed to no one would show up here
     expect(ledger.problems()).toEqual([]);
   });
 

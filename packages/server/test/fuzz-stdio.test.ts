@@ -3,10 +3,12 @@
 // JSON, huge strings and numbers, wrong types, batches, duplicate ids, oversized frames, random bytes.
 // The child must never exit, never write a line that is not JSON, answer each valid request exactly
 // once with the right code, and answer ping afterwards. FUZZ_RUNS=N sets the cases per property.
+
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -118,7 +120,7 @@ describe.each(['2025-11-25', '2025-03-26'])('stdio fuzz against a child process,
       { numRuns: runs(150) },
     );
     await probe(child, 'probe-final');
-    await new Promise((r) => setTimeout(r, 300));
+    await quietPeriod(300); // an answer owed to no one would show up here
     expect(child.ledger.problems()).toEqual([]);
     expect(child.exited()).toBeUndefined();
   });
@@ -155,8 +157,7 @@ describe('stdio frame cap at its default', () => {
     const big = Buffer.alloc(17 * 1024 * 1024, 0x61);
     proc.stdin.write(big);
     proc.stdin.write('\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
-    const until = Date.now() + 60_000;
-    while (!out.includes('"id":1') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => out.includes('"id":1'), 60_000, 'the ping after the oversized line');
     const lines = out
       .trim()
       .split('\n')
@@ -196,7 +197,8 @@ describe('stdio reader that does not read', () => {
       };
       proc.stdin.write(`${JSON.stringify(call)}\n`);
     }
-    await new Promise((r) => setTimeout(r, 4000));
+    // The server has had its chance to read everything it was offered: it must not have.
+    await quietPeriod(4000);
     // 100 MB of requests were offered; without backpressure the answers would sit in the server's memory.
     expect(proc.stdin.writableLength).toBeGreaterThan(50 * 1024 * 1024);
     expect(rssMiB()).toBeLessThan(140);
@@ -209,8 +211,7 @@ describe('stdio reader that does not read', () => {
       answered += lines.length;
     });
     proc.stdout.resume();
-    const until = Date.now() + 100_000;
-    while (answered < calls + 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => answered >= calls + 1, 100_000, 'every call to be answered');
     expect(answered).toBe(calls + 1);
   });
 });

@@ -1,4 +1,5 @@
 // Streamable HTTP: the event log of delivered streams and resumption.
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { MemoryEventStore } from '../src/http/index.js';
 import type { McpServer } from '../src/index.js';
@@ -10,7 +11,6 @@ import {
   parseSse,
   post,
   sessionHeaders,
-  sleep,
   sseMessages,
   startClosedAfterEach,
 } from './support/http-helpers.js';
@@ -19,7 +19,7 @@ const serve = startClosedAfterEach();
 
 function addSlow(mcp: McpServer, ms: number): void {
   mcp.addTool({ name: 'slow', description: 'answers after a while' }, async () => {
-    await sleep(ms);
+    await holdFor(ms); // answers after the client left
     return { content: [{ type: 'text', text: 'late answer' }] };
   });
 }
@@ -124,7 +124,8 @@ describe('Streamable HTTP: event log of delivered streams', () => {
     expect(priming?.data).toBe('');
     controller.abort();
     await reader.cancel().catch(() => {});
-    await sleep(800); // the response is produced while no connection is attached
+    // The response is produced while no connection is attached.
+    await waitFor(() => store.after(priming?.id as string)?.complete === true, 'the response to be stored');
     expect(store.size).toBe(2); // this stream, and the initialize one (complete, retained)
     const replay = sseMessages(await resume(srv.url, sessionId, priming?.id as string));
     expect(replay.map((m) => m.id)).toEqual([7]);
@@ -134,11 +135,14 @@ describe('Streamable HTTP: event log of delivered streams', () => {
   it('keeps the log when the server closed the stream to make the client poll', async () => {
     const store = new MemoryEventStore();
     let closeStream: ((sessionId: string, requestId: number) => boolean) | undefined;
+    let go: () => void = () => {};
+    const headersIn = new Promise<void>((resolve) => {
+      go = resolve;
+    });
     const srv = await serve({ eventStore: store }, (mcp) =>
       mcp.addTool({ name: 'poll', description: 'closes its stream, then answers' }, async (_a, ctx) => {
-        await sleep(20);
+        await headersIn; // the client has the stream's head and priming event
         closeStream?.(ctx.sessionId as string, ctx.requestId as number);
-        await sleep(50);
         return { content: [{ type: 'text', text: 'polled' }] };
       }),
     );
@@ -149,19 +153,17 @@ describe('Streamable HTTP: event log of delivered streams', () => {
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'poll', arguments: {} } },
       sessionHeaders(sessionId),
     );
+    go();
     const first = parseSse(await res.text());
     expect(first[1]?.retry).toBe(100);
-    await sleep(200);
+    await waitFor(() => store.after(first[0]?.id as string)?.complete === true, 'the answer to be stored');
     const replay = sseMessages(await resume(srv.url, sessionId, first[0]?.id as string));
     expect(replay.map((m) => m.id)).toEqual([3]);
   });
 });
 
 describe('Streamable HTTP: resuming a stream whose old connection looks alive', () => {
-  const until = async (check: () => boolean): Promise<void> => {
-    for (let i = 0; i < 400 && !check(); i++) await sleep(10);
-    expect(check()).toBe(true);
-  };
+  const until = (check: () => boolean): Promise<void> => waitFor(check, 'the stream to show it');
 
   it('hands the stream to the resuming connection and ends the old one (a proxy may hold it open)', async () => {
     const srv = await serve({ eventStore: new MemoryEventStore() }, (mcp) =>
@@ -225,13 +227,13 @@ describe('Streamable HTTP: a stream whose log the store lost', () => {
     );
     for (let n = 1; n <= 2; n++) {
       await shout(n);
-      for (let i = 0; i < 400 && !get.text().includes(`"data":${n}`); i++) await sleep(10);
+      await waitFor(() => get.text().includes(`"data":${n}`), `notification ${n} on the GET stream`);
     }
     const before = ids(get.text()); // priming, 1, 2
     const stream = (before[0] as string).slice(0, (before[0] as string).lastIndexOf('.'));
     store.delete(stream); // the log is gone (evicted; with Redis: restarted empty, or expired)
     await shout(3);
-    for (let i = 0; i < 400 && !get.text().includes('"data":3'); i++) await sleep(10);
+    await waitFor(() => get.text().includes('"data":3'), 'notification 3 on the GET stream');
     get.stop();
     const seqs = ids(get.text()).map((id) => Number(id.slice(stream.length + 1)));
     expect(seqs).toEqual([0, 1, 2, 3]); // no id given twice
@@ -239,7 +241,7 @@ describe('Streamable HTTP: a stream whose log the store lost', () => {
     const again = follow(
       await fetch(srv.url, { headers: { ...headers, 'last-event-id': before[2] as string } }),
     );
-    for (let i = 0; i < 400 && !again.text().includes('"data":3'); i++) await sleep(10);
+    await waitFor(() => again.text().includes('"data":3'), 'notification 3 replayed');
     again.stop();
     expect(sseMessages(again.text()).map((m) => (m.params as { data: number }).data)).toEqual([3]);
   });

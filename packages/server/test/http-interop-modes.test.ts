@@ -3,6 +3,7 @@
  * neither mode keeps anything per request once it is answered.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -121,7 +122,7 @@ describe('stateless mode', () => {
         client.callTool({ name: 'echo', arguments: { text: String(i) } }),
       ),
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => JSON.stringify(liveCounts(fx)) === JSON.stringify(before), 'every request to let go');
     expect(liveCounts(fx)).toEqual(before);
     expect(fx.handler.sessionCount).toBe(0);
     expect(fx.mcp.sessions.size).toBe(0);

@@ -192,9 +192,20 @@ describe('sealed requestState', () => {
   });
 
   it('refuses an expired state', async () => {
-    const peer = await modernPeer(makeServer({ requestState: { ttlMs: 1, clockToleranceMs: 0 } }), CAPS);
+    let now = Date.now();
+    const clock = () => now; // the server's clock, moved by hand
+    const server = makeServer({ clock, requestState: { ttlMs: 1000, clockToleranceMs: 0 } });
+    const peer = await modernPeer(server, CAPS);
     const state = (await firstRound(peer)).requestState;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    now += 1000;
+    const atExpiry = await peer.modern('tools/call', {
+      name: 'greet',
+      arguments: {},
+      requestState: state,
+      inputResponses: { who: answers.who },
+    });
+    expect(atExpiry.error).toBeUndefined(); // still good at its expiry
+    now += 1;
     const r = await peer.modern('tools/call', {
       name: 'greet',
       arguments: {},

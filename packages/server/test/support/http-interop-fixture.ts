@@ -1,5 +1,6 @@
 /** The server the HTTP interop tests drive: one tool per feature, served on 127.0.0.1. */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { type HttpServerHandle, type ServeHttpOptions, serveHttp } from '../../src/http/index.js';
 import { McpServer, text } from '../../src/index.js';
 
@@ -10,8 +11,6 @@ export interface Fixture extends HttpServerHandle {
   /** Requests of the `wait` tool that have started. */
   waiting: string[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixture> {
   const mcp = new McpServer(
@@ -33,7 +32,7 @@ export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixt
   mcp.addTool({ name: 'count', description: 'Reports progress 1..3 of 3' }, async (_args, ctx) => {
     for (let i = 1; i <= 3; i++) {
       ctx.progress(i, 3, `step ${i}`);
-      await sleep(10);
+      await holdFor(10); // steps apart in time, as real work is
     }
     return { content: [text('counted')] };
   });
@@ -71,12 +70,10 @@ export async function startFixture(options: ServeHttpOptions = {}): Promise<Fixt
     { name: 'drop_stream', description: 'Closes its own SSE stream mid-call' },
     async (_args, ctx) => {
       ctx.progress(1, 3);
-      await sleep(20);
       const closed =
         ctx.sessionId !== undefined &&
         handle.handler.session(ctx.sessionId)?.closeRequestStream(ctx.requestId, 50);
-      ctx.progress(2, 3);
-      await sleep(150);
+      ctx.progress(2, 3); // while the client is away: replayed when it comes back
       ctx.progress(3, 3);
       return { content: [text(closed ? 'resumed' : 'not closed')] };
     },

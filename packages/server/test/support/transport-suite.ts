@@ -4,10 +4,10 @@
  * to `server` over the transport under test and returns the client end.
  */
 
-import { waitFor } from '@entropic-mcp/test-kit/wait';
+import { holdFor, quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer, text } from '../../src/index.js';
-import { type ClientHandle, type Message, Peer, sleep } from './peer.js';
+import { type ClientHandle, type Message, Peer } from './peer.js';
 
 export interface TransportSuiteOptions {
   name: string;
@@ -27,7 +27,7 @@ export function suiteServer(): McpServer {
   server.addTool({ name: 'slow', inputSchema: { type: 'object' } }, async (args, ctx) => {
     const steps = Number(args.steps ?? 3);
     for (let i = 1; i <= steps; i++) {
-      await sleep(5);
+      await holdFor(5); // steps apart in time, as real work is
       ctx.progress(i, steps, `step ${i}`);
       ctx.log('info', { step: i });
     }
@@ -145,7 +145,10 @@ export function runTransportSuite({ name, connect }: TransportSuiteOptions): voi
       await peer.notify('notifications/cancelled', { requestId: 'c1', reason: 'user' });
       // The handler sees the abort, and the connection still serves requests.
       await waitFor(async () => (await counted('aborted_count')) === '1', 'the handler to see the abort');
-      const late = await Promise.race([pending.then(() => 'answered'), sleep(100).then(() => 'silent')]);
+      const late = await Promise.race([
+        pending.then(() => 'answered'),
+        quietPeriod(100).then(() => 'silent'),
+      ]);
       expect(late).toBe('silent');
     });
 
@@ -177,7 +180,7 @@ export function runTransportSuite({ name, connect }: TransportSuiteOptions): voi
       await peer.initialize();
       expect(server.sessions.size).toBe(1);
       await handle.close();
-      for (let i = 0; i < 100 && server.sessions.size > 0; i++) await sleep(10);
+      await waitFor(() => server.sessions.size === 0, 'the session to end');
       expect(server.sessions.size).toBe(0);
       await server.close();
     });
