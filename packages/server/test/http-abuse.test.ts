@@ -2,17 +2,17 @@
 // (headers and bodies trickled), connection floods, session-table exhaustion, session reuse after
 // DELETE, ids that JSON cannot round-trip, and session-id quality.
 import { connect, type Socket } from 'node:net';
-import { waitFor } from '@entropic-mcp/test-kit/wait';
+import { holdFor, quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import {
   callEcho,
+  connections,
   errorOf,
   INIT_BODY,
   initSession,
   post,
   responseOf,
   sessionHeaders,
-  sleep,
   sseMessages,
   startClosedAfterEach,
 } from './support/http-helpers.js';
@@ -56,7 +56,7 @@ describe('Streamable HTTP under abuse', () => {
     const trickle = (async () => {
       for (let i = 0; !stop; i++) {
         for (const s of sockets) if (!s.destroyed) s.write(i < head.length ? head[i]! : 'a');
-        await sleep(100);
+        await holdFor(100); // the attack's pace: a byte per socket every 100 ms
       }
     })();
     const closed = Promise.all(sockets.map((s) => closedWithin(s, 15_000)));
@@ -116,7 +116,7 @@ describe('Streamable HTTP under abuse', () => {
     );
     expect(held).toBeLessThanOrEqual(50);
     for (const s of flood) s.destroy();
-    await sleep(200);
+    await waitFor(async () => (await connections(srv)) === 0, 'the flood to be let go');
     await echoWorks(srv.url, sessionId, 7);
   });
 
@@ -136,10 +136,10 @@ describe('Streamable HTTP under abuse', () => {
       ),
     );
     await waitFor(() => dropped >= 150, 'the accept-rate limit to drop the burst');
-    await sleep(300);
+    await quietPeriod(300); // the limit lets some through: not every connection is dropped
     expect(dropped).toBeLessThan(200);
     for (const s of burst) s.destroy();
-    await sleep(1100);
+    await holdFor(1100); // the subject is a rate: a second for the bucket to refill
     // The bucket refills: a client arriving at a normal pace is served.
     await echoWorks(srv.url, await initSession(srv.url), 14);
   });

@@ -1,5 +1,6 @@
 /** Streamable HTTP with an event store that answers later (as Redis does): order, one write, prompt head. */
 
+import { holdFor, quietPeriod, waitFor, within } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { type EventStore, MemoryEventStore } from '../src/http/index.js';
 import {
@@ -9,7 +10,6 @@ import {
   parseSse,
   post,
   sessionHeaders,
-  sleep,
   startClosedAfterEach,
 } from './support/http-helpers.js';
 
@@ -24,7 +24,7 @@ function lateStore(delay: (n: number) => number): EventStore & { appends: string
     append: (streamId, data, options) => {
       const id = memory.append(streamId, data, options);
       appends.push(id);
-      return sleep(delay(appends.length)).then(() => id);
+      return holdFor(delay(appends.length)).then(() => id); // a store that answers late
     },
     after: (id) => memory.after(id),
     forget: (prefix) => memory.forget(prefix),
@@ -101,10 +101,10 @@ describe('Streamable HTTP: an asynchronous event store', () => {
       body: JSON.stringify(call(4, 'gated')),
     });
     // The tool is still waiting: the head and priming event must reach the client anyway.
-    const res = await Promise.race([headers, sleep(10_000).then(() => undefined)]);
-    expect(res?.status).toBe(200);
+    const res = await within(headers, 10_000, 'the head while the tool waits');
+    expect(res.status).toBe(200);
     open();
-    const events = parseSse(await (res as Response).text());
+    const events = parseSse(await res.text());
     expect(events[0]?.data).toBe('');
     expect(events[1]?.data).toContain('opened');
   });
@@ -113,11 +113,12 @@ describe('Streamable HTTP: an asynchronous event store', () => {
     const memory = new MemoryEventStore();
     let appendMs = 0;
     const store: EventStore = {
-      append: (streamId, data, options) => sleep(appendMs).then(() => memory.append(streamId, data, options)),
+      append: (streamId, data, options) =>
+        holdFor(appendMs).then(() => memory.append(streamId, data, options)),
       // What the store holds when asked, answered 50 ms later (a Redis round trip under load).
       after: (id) => {
         const found = memory.after(id);
-        return sleep(50).then(() => found);
+        return holdFor(50).then(() => found);
       },
       forget: (prefix) => memory.forget(prefix),
     };
@@ -125,7 +126,7 @@ describe('Streamable HTTP: an asynchronous event store', () => {
     const sessionId = await initSession(srv.url);
     const get = { accept: 'text/event-stream', ...sessionHeaders(sessionId) };
     const first = follow(await fetch(srv.url, { headers: get }));
-    for (let i = 0; i < 100 && !first.text().startsWith('id: '); i++) await sleep(10);
+    await waitFor(() => first.text().startsWith('id: '), 'the priming event');
     const priming = /^id: (\S+)/.exec(first.text())?.[1] as string;
     // An event stored 20 ms from now, while the resumption reads its replay: it must not go only into the
     // connection being replaced (its client left it).
@@ -133,8 +134,8 @@ describe('Streamable HTTP: an asynchronous event store', () => {
     const session = [...srv.mcp.sessions].find((s) => s.sessionId === sessionId);
     session?.notify('notifications/message', { level: 'info', data: 'late' });
     const again = follow(await fetch(srv.url, { headers: { ...get, 'last-event-id': priming } }));
-    for (let i = 0; i < 100 && !again.text().includes('"late"'); i++) await sleep(10);
-    await sleep(100);
+    await waitFor(() => again.text().includes('"late"'), 'the late event on the new connection');
+    await quietPeriod(100); // a second copy would come now
     expect(again.text().match(/"late"/g)?.length).toBe(1);
     first.stop();
     again.stop();

@@ -1,9 +1,12 @@
 // Streamable HTTP: security defaults (binding, Host/Origin, limits).
+
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   callEcho,
+  connections,
   INIT_BODY,
   initSession,
   post,
@@ -175,9 +178,7 @@ describe('Streamable HTTP: security defaults', () => {
       ),
     );
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3, 4, 5]);
-    for (let waited = 0; closedByServer < 200 && waited < 20_000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => closedByServer >= 200, 'the server to close every idle socket');
     expect(timedOut).toBe(200);
     expect(closedByServer).toBe(200);
     for (const s of sockets) s.destroy();
@@ -196,10 +197,10 @@ describe('Streamable HTTP: security defaults', () => {
           }),
       ),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await connections(srv)) === 5, 'the five connections to be held');
     await expect(post(srv.url, INIT_BODY)).rejects.toThrow();
     for (const s of held) s.destroy();
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await connections(srv)) === 0, 'the held connections to be let go');
     const res = await post(srv.url, INIT_BODY);
     expect(res.status).toBe(200);
   });

@@ -1,16 +1,17 @@
 // The stdio transport: framing, CRLF, split frames and back-pressure.
 import { PassThrough, Writable } from 'node:stream';
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { McpServer, text } from '../src/index.js';
 import { StdioServerTransport } from '../src/stdio/index.js';
-import { Peer, sleep } from './support/peer.js';
+import { Peer } from './support/peer.js';
 import { connectStdioStreams } from './support/stdio-streams.js';
 
 function server() {
   const s = new McpServer({ name: 's', version: '1' });
   s.addTool({ name: 'echo' }, (args) => ({ content: [text(String(args.text))] }));
   s.addTool({ name: 'slow' }, async () => {
-    await sleep(50);
+    await holdFor(50); // still in flight when the input ends
     return { content: [text('finished')] };
   });
   return s;
@@ -86,7 +87,7 @@ describe('stdio transport', () => {
       ...Array.from({ length: 50 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
     ];
     input.write(`${burst.join('\n')}\n`);
-    await sleep(50);
+    await waitFor(() => writes.join('').split('\n').filter(Boolean).length >= 51, 'the 51 answers');
     const lines = writes.join('').split('\n').filter(Boolean);
     expect(lines).toHaveLength(51);
     expect(writes.length).toBeLessThanOrEqual(2);
@@ -105,7 +106,7 @@ describe('stdio transport', () => {
     input.end();
     const answer = await peer.waitFor((m) => m.id === 5);
     expect(answer.result).toEqual({ content: [{ type: 'text', text: 'finished' }] });
-    for (let i = 0; i < 50 && !closed; i++) await sleep(10);
+    await waitFor(() => closed, 'the session to close');
     expect(closed).toBe(true);
     expect(s.sessions.size).toBe(0);
   });
@@ -123,7 +124,7 @@ describe('stdio transport', () => {
     const errors: Error[] = [];
     session.onerror = (error) => errors.push(error);
     input.write(`${init}\n`);
-    for (let i = 0; i < 100 && !session.closed; i++) await sleep(5);
+    await waitFor(() => session.closed, 'the session to close');
     expect(session.closed).toBe(true);
     expect(errors.map((e) => e.message)).toContain('write EPIPE');
     expect(s.sessions.size).toBe(0);

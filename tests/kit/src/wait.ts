@@ -80,3 +80,12 @@ export function quietPeriod(ms: number): Promise<void> {
 export function nextTurn(): Promise<void> {
   return new Promise((done) => setImmediate(done));
 }
+
+/** Settles as `promise` does, or rejects `timed out after N ms waiting for WHAT` when it takes longer. */
+export function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

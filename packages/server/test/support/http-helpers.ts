@@ -133,7 +133,7 @@ export async function errorOf(res: Response): Promise<{ code: number; message: s
 }
 
 /**
- * For one test file: a `start` whose servers are all closed after each test, and a sleep.
+ * For one test file: a `start` whose servers are all closed after each test.
  * Call it at the top level of the file (it registers an afterEach hook).
  */
 export function startClosedAfterEach(): typeof start {
@@ -148,7 +148,12 @@ export function startClosedAfterEach(): typeof start {
   };
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** How many connections the server of `srv` holds now. */
+export function connections(srv: { server: import('node:http').Server }): Promise<number> {
+  return new Promise((resolve, reject) =>
+    srv.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+}
 
 /** Reads a streaming body as it arrives: its text so far, `done` once it ended, and `stop` to leave. */
 export function follow(res: Response): { text: () => string; done: Promise<void>; stop: () => void } {

@@ -149,6 +149,3 @@ export class Peer {
     return result;
   }
 }
-
-/** Resolve after `ms` milliseconds. */
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
