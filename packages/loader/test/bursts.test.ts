@@ -2,15 +2,17 @@
 // host works on them while this thread is still busy with its turn; smaller bursts wait for the end of the turn
 // and leave as one write; and while the host has MAX_OPEN_BURSTS, later calls wait here and leave together after
 // the oldest is answered.
+
 import { performance } from 'node:perf_hooks';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { EARLY_BURST } from '../src/isolated/session.js';
 import { loadPlugin } from '../src/load.js';
 import { MAX_OPEN_BURSTS } from '../src/wire/calls.js';
 import { callError } from './support/suite/helpers.js';
 
-const SLEEP_MS = 10;
+const SLEEP_MS = 25; // wide enough apart that the two outcomes differ by far more than a loaded machine's noise
 
 /**
  * Makes `count` calls of a tool that sleeps SLEEP_MS each, then holds this thread (without running the event
@@ -22,7 +24,7 @@ async function settleAfterHold(count: number): Promise<number> {
     await plugin.execute('echo', {});
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < count; i++) calls.push(plugin.execute('sleep', { ms: SLEEP_MS }));
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, count * SLEEP_MS + 400);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, count * SLEEP_MS + 1000);
     const released = performance.now();
     await Promise.all(calls);
     return performance.now() - released;
@@ -33,7 +35,7 @@ async function settleAfterHold(count: number): Promise<number> {
 
 describe('early bursts (isolated)', () => {
   it(`sends ${EARLY_BURST} calls before the turn ends: they ran while this thread was held`, async () => {
-    // Sent only at the end of the turn, they would need EARLY_BURST × 10 ms (320 ms) after the hold.
+    // Sent only at the end of the turn, they would need EARLY_BURST × 25 ms (800 ms) after the hold.
     expect(await settleAfterHold(EARLY_BURST)).toBeLessThan((EARLY_BURST * SLEEP_MS) / 2);
   });
 
@@ -49,13 +51,15 @@ describe(`at most ${MAX_OPEN_BURSTS} bursts at the host (isolated)`, () => {
     try {
       await plugin.execute('echo', {});
       const slow = plugin.execute('sleep', { ms: 300 });
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the host is inside the sleep now
+      // The sequence is the subject: the host inside the 300 ms sleep, a second burst in its input, then a
+      // third held here. Nothing outside the host tells when it entered the sleep: the pauses stand for it.
+      await holdFor(50);
       const next = plugin.execute('sleep', { ms: 1 }); // the second burst, waiting in the host's input
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await holdFor(20);
       const controller = new AbortController();
       const dropped = plugin.execute('echo', { dropped: true }, { signal: controller.signal });
       const kept = plugin.execute('echo', { kept: true });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await holdFor(50); // cancelled while held here, with the host still inside the sleep
       controller.abort();
       expect((await callError(dropped)).code).toBe('ENTROPIC_ERROR_CANCELLED');
       await slow;

@@ -3,6 +3,7 @@
 // queued is skipped by the host instead of killing it.
 
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
 import { runContextCases } from './support/suite/context-cases.js';
@@ -47,7 +48,7 @@ describe('plugin context, isolated mode only', () => {
       const running = p.execute('steps', { n: 2, ms: 100 });
       const controller = new AbortController();
       const queued = p.execute('steps', { n: 1, ms: 0 }, { signal: controller.signal });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await holdFor(50); // the queued call is at the host, behind the running one (200 ms), when cancelled
       controller.abort();
       expect((await callError(queued)).code).toBe('ENTROPIC_ERROR_CANCELLED');
       expect((await running).result).toBe('2');

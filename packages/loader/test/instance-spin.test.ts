@@ -5,8 +5,8 @@
 // yields the CPU but does not sleep, one that waits for it sleeps once per call. Unlike its CPU time, that count
 // does not depend on how busy the machine is, and each figure is compared with a control made in the same test.
 import { readdirSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import type { Isolation } from '../src/base/types.js';
 import { loadPlugin } from '../src/index.js';
@@ -77,7 +77,7 @@ async function instanceSleeps(
         await Promise.all(Array.from({ length: 32 }, (_, k) => plugin.execute('echo', { k })));
       }
       expect((await plugin.execute('echo', { n: i })).result).toBe(`{"n":${i}}`);
-      await sleep(2);
+      await holdFor(2); // calls apart in time: the pattern under test
     }
     return count() - start;
   } finally {

@@ -1,6 +1,8 @@
 // The addon's spinRead on a real pipe: what a lone isolated call uses to read the host's answer without sleeping.
+
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAddon } from '../src/addon/binding.js';
 import { spinReader } from '../src/addon/spin-read.js';
@@ -33,10 +35,10 @@ describe('spinRead', () => {
     child.stdin!.write('hello');
     const read = spinReader()!;
     let got: Buffer | undefined;
-    for (let i = 0; i < 2000 && got === undefined; i++) {
+    await waitFor(() => {
       got = read(fd, 1000);
-      if (got === undefined) await new Promise((r) => setTimeout(r, 1));
-    }
+      return got !== undefined;
+    }, 'the bytes written to cat to come back');
     expect(got?.toString()).toBe('hello');
     expect(read(fd, 0)).toBeUndefined();
   });
