@@ -4,6 +4,7 @@
  */
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INIT_BODY, post } from '../../server/test/support/http-helpers.js';
@@ -70,7 +71,8 @@ describe('hostile ids', () => {
     });
     expect(res.status).toBe(200); // a fresh stream of the attacker's own session
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const first = await Promise.race([reader.read(), new Promise((r) => setTimeout(r, 500, undefined))]);
+    // Whatever the stream starts with in half a second (nothing, or the attacker's own events): never the secret.
+    const first = await Promise.race([reader.read(), quietPeriod(500).then(() => undefined)]);
     stop.abort();
     expect(JSON.stringify(first ?? '')).not.toContain('secret');
     expect(secret).toMatch(/\.2$/);
@@ -90,7 +92,7 @@ describe('Redis lost mid-run', () => {
     await redis.restart();
     // Both processes reconnect by themselves: a session opened on b is soon served by a again.
     let status = 0;
-    for (let i = 0; i < 100 && status !== 200; i++) {
+    await waitFor(async () => {
       const init = await post(b.url, INIT_BODY);
       await init.text();
       const fresh = init.headers.get('mcp-session-id');
@@ -99,8 +101,8 @@ describe('Redis lost mid-run', () => {
         status = served.status;
         await served.text();
       }
-      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
+      return status === 200;
+    }, 'a session opened on b to be served by a');
     expect(status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@
 
 import { freePort } from '@entropic-mcp/test-kit/ports';
 import { startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it, vi } from 'vitest';
 import {
   connectRedis,
@@ -36,10 +37,10 @@ describe('connectRedis', () => {
       await expect(redis.get('k')).rejects.toThrow();
       await server.restart();
       let answer: string | null | undefined;
-      for (let i = 0; i < 100 && answer === undefined; i++) {
+      await waitFor(async () => {
         answer = await redis.ping().catch(() => undefined);
-        if (answer === undefined) await new Promise((r) => setTimeout(r, 100));
-      }
+        return answer !== undefined;
+      }, 'the client to reconnect');
       expect(answer).toBe('PONG');
     } finally {
       redis.disconnect();

@@ -1,6 +1,7 @@
 /** RedisEventStore against a real redis-server: the shared EventStore suite, then what only Redis adds. */
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreSuite } from '../../server/test/support/event-store-suite.js';
@@ -121,7 +122,7 @@ describe('RedisEventStore on Redis', () => {
       for (let n = 1; n <= 3; n++) last = await store.append('s.g0', `{"n":${n}}`, { previous: last });
       await own.kill(true);
       await own.restart(); // no persistence: every log is gone
-      for (let i = 0; i < 100 && client.status !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => client.status === 'ready', 'the client to reconnect');
       const next = await store.append('s.g0', '{"n":4}', { previous: last });
       expect(seq(next)).toBe(seq(last) + 1);
       expect((await store.after(last))?.events.map((e) => e.data)).toEqual(['{"n":4}']);

@@ -2,6 +2,7 @@
 
 import { McpServer, type SubscriptionEvent } from '@entropic-mcp/server';
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { quietPeriod, waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, createRedisSharedState, type RedisSharedState } from '../src/index.js';
@@ -22,13 +23,7 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean, what: string): Promise<void> => waitFor(check, what);
 
 describe('RedisSubscriptionBus', () => {
   it('a tool added in one server reaches listeners of another process, in order; junk is dropped', async () => {
@@ -46,7 +41,7 @@ describe('RedisSubscriptionBus', () => {
     expect(seen).toEqual([{ type: 'toolsListChanged' }, { type: 'resourceUpdated', uri: 'file:///x' }]);
     stop();
     await a.subscriptionBus.publish({ type: 'promptsListChanged' });
-    await new Promise((r) => setTimeout(r, 100));
+    await quietPeriod(100); // a listener that stopped hears nothing more
     expect(seen).toHaveLength(2);
   });
 });

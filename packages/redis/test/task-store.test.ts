@@ -4,7 +4,7 @@
  */
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
-import { waitFor } from '@entropic-mcp/test-kit/wait';
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTaskOptions, Tasks } from '../../server/src/core/tasks/service.js';
@@ -168,7 +168,7 @@ describe('RedisTaskStore on Redis', () => {
     await a.create(task, 4);
     const record = await a.read(task.taskId);
     expect(await a.write({ ...task, status: 'completed' }, record?.version ?? 0)).toBe(true);
-    for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => heard.length > 0, 'the change to be heard');
     expect(heard).toEqual([task.taskId]);
     stopThrowing();
     stop();
@@ -196,14 +196,14 @@ describe('RedisTaskStore on Redis', () => {
     await redis.save(); // the restarted server loads this snapshot: the task is still there
     await server_.kill();
     release();
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // the handler ended; its write failed
+    await holdFor(1500); // the fault held open: the handler ends and its write fails while Redis is away
     await server_.restart();
     let status: unknown;
-    for (let i = 0; i < 100 && status !== 'completed'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await waitFor(async () => {
       const got = await peer.modern('tasks/get', { taskId });
       status = (got.result as { status?: unknown } | undefined)?.status;
-    }
+      return status === 'completed';
+    }, 'the outcome written once Redis is back');
     expect(status).toBe('completed');
     const done = await peer.modern('tasks/get', { taskId });
     expect(done.result).toMatchObject({ result: { content: [{ text: 'done while Redis was away' }] } });

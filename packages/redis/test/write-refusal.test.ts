@@ -13,6 +13,7 @@ import {
   refuseWrites,
   type WriteRefusal,
 } from '@entropic-mcp/test-kit/refuse-writes';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../../server/src/http/index.js';
@@ -41,7 +42,7 @@ function mcpServer(state: RedisSharedState): McpServer {
   );
   mcp.addTool({ name: 'echo' }, (args) => ({ content: [{ type: 'text', text: String(args.text) }] }));
   mcp.addTool({ name: 'slow', execution: { taskSupport: 'optional' } }, async () => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await holdFor(200); // a tool that is slow on purpose
     return { content: [{ type: 'text', text: 'slow done' }] };
   });
   return mcp;
@@ -174,7 +175,7 @@ describe.each(['OOM', 'READONLY'] as const)('Redis refusing writes (%s)', (kind:
   it('a process whose liveness key cannot be written is not taken for gone', async () => {
     refusal = await refuseWrites(redis, kind);
     // Past the liveness key's time to live: every process's key is gone or going.
-    await new Promise((resolve) => setTimeout(resolve, NODE_TTL_MS + 200));
+    await holdFor(NODE_TTL_MS + 200); // the fault held open past the keys' time to live (Redis's own clock)
     const gone = await b()
       .state.router.isGone?.('a')
       .catch(() => false);
