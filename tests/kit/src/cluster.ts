@@ -14,6 +14,7 @@ import type { HaproxyProcess } from './haproxy.js';
 import { type RedisProcess, startRedis } from './redis-server.js';
 import { examplePlugins, type HttpServer, REPO_ROOT, startHttp } from './serve-process.js';
 import { tempDir } from './temp.js';
+import { waitFor } from './wait.js';
 
 export const SCALE_TOOLS = join(REPO_ROOT, 'tests', 'kit', 'fixtures', 'scale-tools.mjs');
 export const ECHO_PLUGIN = examplePlugins().find((p) => p.endsWith('echo.so'));
@@ -121,13 +122,15 @@ export async function startScaleCluster(
     },
     async routed(i) {
       // Requests without a session are refused at once (400), each answer naming its backend.
-      for (let n = 0; n < 400; n++) {
-        const res = await fetch(`${started.url}/mcp`, { headers: { accept: 'text/event-stream' } });
-        await res.arrayBuffer();
-        if (res.headers.get('x-served-by') === `node${i}`) return;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      throw new Error(`HAProxy never sent node${i} a request`);
+      await waitFor(
+        async () => {
+          const res = await fetch(`${started.url}/mcp`, { headers: { accept: 'text/event-stream' } });
+          await res.arrayBuffer();
+          return res.headers.get('x-served-by') === `node${i}`;
+        },
+        `HAProxy to send node${i} a request`,
+        30_000,
+      );
     },
     async restart(i) {
       const old = nodes[i] as HttpServer;

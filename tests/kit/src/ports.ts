@@ -1,6 +1,7 @@
 /** Free TCP ports on 127.0.0.1 for test services (ask the kernel, release, hand the number on). */
 
 import { createServer } from 'node:net';
+import { waitFor } from './wait.js';
 
 export async function freePort(): Promise<number> {
   return await new Promise<number>((resolve, reject) => {
@@ -17,9 +18,8 @@ export async function freePort(): Promise<number> {
 /** Resolve once something accepts TCP connections on `port`, or reject after `timeoutMs`. */
 export async function waitForPort(port: number, timeoutMs: number, what: string): Promise<void> {
   const { connect } = await import('node:net');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
         socket.destroy();
@@ -27,9 +27,5 @@ export async function waitForPort(port: number, timeoutMs: number, what: string)
       });
       socket.once('error', () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > deadline)
-      throw new Error(`${what} did not listen on port ${port} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(accepts, timeoutMs, `${what} to listen on port ${port}`);
 }

@@ -8,6 +8,7 @@
 
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { Redis } from 'ioredis';
+import { waitFor } from './wait.js';
 
 export type Refusal = 'OOM' | 'READONLY';
 
@@ -30,10 +31,8 @@ async function admin(redis: RedisProcess): Promise<Redis> {
   return client;
 }
 
-async function until(check: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  for (const deadline = Date.now() + ms; !(await check()); await new Promise((r) => setTimeout(r, 50)))
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-}
+const until = (check: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> =>
+  waitFor(check, what, ms);
 
 /** From now on `redis` refuses writes (`kind`); reads go on. */
 export async function refuseWrites(redis: RedisProcess, kind: Refusal): Promise<WriteRefusal> {
