@@ -45,10 +45,11 @@ describe('in-process lifecycle', () => {
   it('rejects a call that runs past its time limit and drops the late answer', async () => {
     const plugin = await loadInProcess(TIMING);
     const started = Date.now();
-    const late = plugin.execute('sleep', { ms: 700 }, { timeoutMs: 50 });
+    const late = plugin.execute('sleep', { ms: 3000 }, { timeoutMs: 50 });
     await expect(late).rejects.toBeInstanceOf(PluginError);
     await expect(late).rejects.toMatchObject({ code: 'ENTROPIC_ERROR_TIMEOUT', errno: 11, plugin: 'timing' });
-    expect(Date.now() - started).toBeLessThan(650);
+    // Rejected at its time limit, not when the plugin's 3 s sleep ends (a bound a loaded machine keeps).
+    expect(Date.now() - started).toBeLessThan(2500);
     // The instance still works; its next call waits for the abandoned one (calls never overlap).
     const next = span(await plugin.execute('sleep', { ms: 1 }));
     expect(next.overlap).toBe(1);
