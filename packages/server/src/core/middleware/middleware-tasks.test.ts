@@ -1,9 +1,10 @@
 // Tests of middleware around calls that become tasks (both eras), around cancelled and timed-out calls, and
 // around 2026-07-28 calls that ask the client for input over several rounds.
+
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { initializedPeer } from '../../../test/support/in-memory.js';
 import { modernPeer, pollTask } from '../../../test/support/modern.js';
-import { waitUntil } from '../../../test/support/wait.js';
 import { text } from '../content.js';
 import { ErrorCode } from '../errors.js';
 import { McpServer } from '../server.js';
@@ -76,7 +77,7 @@ describe('middleware around a call that becomes a task', () => {
     await peer.call('tools/call', { name: 'job', arguments: {}, task: {} });
     const refused = await peer.request('tools/call', { name: 'job', arguments: {}, task: {} });
     expect(refused.error).toMatchObject({ code: expect.any(Number) });
-    await waitUntil(() => seen.length === 1, 'the middleware to hear of the refusal');
+    await waitFor(() => seen.length === 1, 'the middleware to hear of the refusal');
     expect(seen).toEqual(['the task was refused, so the tool did not run']);
     release();
   });
@@ -115,11 +116,11 @@ describe('middleware and the end of a request', () => {
     });
     const { peer } = await initializedPeer(mcp);
     void peer.request('tools/call', { name: 'slow' }, 'c1');
-    await waitUntil(() => proceed !== undefined, 'the middleware to wait');
+    await waitFor(() => proceed !== undefined, 'the middleware to wait');
     await peer.notify('notifications/cancelled', { requestId: 'c1', reason: 'enough' });
     await peer.call('ping');
     proceed?.();
-    await waitUntil(() => trail.length === 2, 'the middleware to go on');
+    await waitFor(() => trail.length === 2, 'the middleware to go on');
     expect(trail).toEqual([
       'aborted=true',
       'tools/call ended before the method ran (cancelled or timed out)',
@@ -144,7 +145,7 @@ describe('middleware and the end of a request', () => {
       code: ErrorCode.RequestTimeout,
       message: 'tools/call timed out after 50 ms',
     });
-    await waitUntil(() => aborted, 'the middleware to see the abort');
+    await waitFor(() => aborted, 'the middleware to see the abort');
   });
 });
 
