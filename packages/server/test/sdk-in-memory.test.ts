@@ -1,10 +1,11 @@
 // The official SDK clients (v1 1.32.2 and v2 2.4.0) drive an McpServer over the in-memory transport pair.
+
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInMemoryTransportPair, McpServer, text } from '../src/index.js';
-import { waitUntil } from './support/wait.js';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
@@ -96,15 +97,15 @@ describe('official SDK v1 client in memory (2025-11-25)', () => {
       changed++;
     });
     await client.callTool({ name: 'grow', arguments: {} });
-    await waitUntil(() => changed > 0, 'notifications/tools/list_changed');
+    await waitFor(() => changed > 0, 'notifications/tools/list_changed');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('grown');
 
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
-    await waitUntil(() => f.waiting() === 1, 'the wait tool to start');
+    await waitFor(() => f.waiting() === 1, 'the wait tool to start');
     controller.abort('user gave up');
     await expect(call).rejects.toThrow();
-    await waitUntil(() => f.aborted() === 1, 'the handler to see the cancellation');
+    await waitFor(() => f.aborted() === 1, 'the handler to see the cancellation');
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
   });
 });
@@ -149,16 +150,16 @@ for (const era of [LEGACY, MODERN]) {
       });
       const subscription = era === MODERN ? await client.listen({ toolsListChanged: true }) : undefined;
       await client.callTool({ name: 'grow', arguments: {} });
-      await waitUntil(() => changed > 0, 'notifications/tools/list_changed');
+      await waitFor(() => changed > 0, 'notifications/tools/list_changed');
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('grown');
       await subscription?.close();
 
       const controller = new AbortController();
       const call = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
-      await waitUntil(() => f.waiting() === 1, 'the wait tool to start');
+      await waitFor(() => f.waiting() === 1, 'the wait tool to start');
       controller.abort('user gave up');
       await expect(call).rejects.toThrow();
-      await waitUntil(() => f.aborted() === 1, 'the handler to see the cancellation');
+      await waitFor(() => f.aborted() === 1, 'the handler to see the cancellation');
       expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'after' } }))).toBe('after');
     });
   });

@@ -19,7 +19,7 @@ export interface TaskServerSuiteOptions {
 }
 
 const EXT = 'io.modelcontextprotocol/tasks';
-/** Past the sync window (0 ms by default, so its 1 ms timer fires first): the answer comes from a task. */
+/** Past the sync window (0 ms here, so its 1 ms timer fires first): the answer comes from a task. */
 const later = (): Promise<void> => holdFor(5);
 
 /** A server on `store` whose tools answer what the tests need. */
