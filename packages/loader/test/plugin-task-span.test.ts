@@ -6,6 +6,7 @@
 
 import { createInMemoryTransportPair, McpServer } from '@entropic-mcp/server';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { waitForValue } from '@entropic-mcp/test-kit/wait';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installOtel } from '../../server/test/support/otel.js';
 import type { Plugin } from '../src/base/types.js';
@@ -50,15 +51,8 @@ async function rawClient(server: McpServer) {
   };
 }
 
-async function until<T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  const end = Date.now() + 30_000;
-  for (;;) {
-    const value = await get();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = <T>(get: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> =>
+  waitForValue(get, what, 30_000);
 
 describe.each(['process', 'none'] as const)('a plugin call run as a task (isolation %s)', (isolation) => {
   it.each(['2026-07-28', '2025-11-25'] as const)(

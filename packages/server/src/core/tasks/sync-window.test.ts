@@ -1,4 +1,5 @@
 // 2026-07-28 sync window by default: a quick call of a task-capable tool answers directly, a slow one becomes a task.
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { modernPeer, pollTask } from '../../../test/support/modern.js';
 import { text } from '../content.js';
@@ -15,7 +16,7 @@ describe('the default sync window (tasks.syncWindowMs unset)', () => {
     });
     // A few milliseconds of work: past the turn the call started in, well within the window.
     s.addTool({ name: 'quick', execution: { taskSupport: 'optional' } }, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await holdFor(20);
       return { content: [text('quick')] };
     });
     // Runs until the test releases it, so it outlasts any window.
