@@ -62,6 +62,15 @@ export {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './core/protocol.js';
+export { MemoryRateLimitStore } from './core/rate-limit/memory-store.js';
+export { RateLimited } from './core/rate-limit/refusal.js';
+export type {
+  RateCaller,
+  RateLimitOptions,
+  RateLimitStore,
+  RateRule,
+  RateVerdict,
+} from './core/rate-limit/types.js';
 export { PreparedJson, RawJson } from './core/raw-json.js';
 export type {
   PromptArgs,

@@ -24,6 +24,8 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28: the request names a protocol version this server does not speak. */
   UnsupportedProtocolVersion: -32022,
+  /** Over a rate limit: `data.retryAfterMs` says how long to wait (over HTTP, a 429 with Retry-After). */
+  RateLimited: -32029,
 } as const;
 
 export interface WireError {

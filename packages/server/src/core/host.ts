@@ -11,6 +11,7 @@ import type { Layer } from './middleware/chain.js';
 import type { StateSealer } from './modern/sealer.js';
 import type { ResolvedOptions } from './options.js';
 import type { ClientContext } from './protocol.js';
+import type { RateLimiter } from './rate-limit/limiter.js';
 import type { PromptEntry, Registry, ResourceEntry, TemplateEntry, ToolEntry } from './registry.js';
 import type { Schedulable, Scheduler } from './scheduler.js';
 import type { SubscriptionBus } from './subscription-bus.js';
@@ -170,6 +171,8 @@ export interface MethodSpec {
 /** What a connection needs of the server beyond the methods' view. */
 export interface ServerHost extends ServerCore {
   readonly scheduler: Scheduler;
+  /** Rate limits, when the server has any. */
+  readonly rateLimiter: RateLimiter | undefined;
   /** The 2025 method table. */
   readonly methods: Map<string, MethodSpec>;
   /** The 2026-07-28 method table. */

@@ -2,6 +2,7 @@
 
 import { type CacheOptions, type ResolvedCache, resolveCache } from './modern/cache.js';
 import type { RequestStateOptions } from './modern/sealer.js';
+import type { RateLimitOptions } from './rate-limit/types.js';
 import type { SubscriptionBus } from './subscription-bus.js';
 import type { TaskOptions } from './tasks/types.js';
 
@@ -66,6 +67,11 @@ export interface ServerOptions {
    * `Date.now` (this process's clock; the in-memory task store keeps that clock too).
    */
   clock?: () => number;
+  /**
+   * Requests a second per caller (token buckets): a default, and rules per tool or method. A request over
+   * its limit is answered -32029 naming the limit and the wait (HTTP: 429 with Retry-After). Default: none.
+   */
+  rateLimits?: RateLimitOptions;
 }
 
 export interface ResolvedOptions {
@@ -89,6 +95,7 @@ export interface ResolvedOptions {
   requestState: RequestStateOptions;
   tasks: TaskOptions | false | undefined;
   clock: () => number;
+  rateLimits: RateLimitOptions | undefined;
 }
 
 function positiveInt(name: string, value: number | undefined, fallback: number, allowZero = false): number {
@@ -128,6 +135,7 @@ export function resolveOptions(options: ServerOptions = {}): ResolvedOptions {
     requestState: { ...options.requestState },
     tasks: options.tasks,
     clock: clockOf(options.clock),
+    rateLimits: options.rateLimits,
   };
 }
 

@@ -32,6 +32,7 @@ import type { Middleware, MiddlewareMatch, ToolMatch } from './middleware/types.
 import { modernMethods } from './modern/methods.js';
 import { StateSealer } from './modern/sealer.js';
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
+import { RateLimiter } from './rate-limit/limiter.js';
 import { addPromptTo, addResourceTo, addTemplateTo, addToolTo } from './registrations.js';
 import {
   type PromptEntry,
@@ -77,6 +78,8 @@ export class McpServer implements ServerHost {
   readonly templates = new Registry<TemplateEntry>();
   readonly prompts = new Registry<PromptEntry>();
   readonly scheduler: Scheduler;
+  /** Decides rate limits (`options.rateLimits`); undefined when none are set. */
+  readonly rateLimiter: RateLimiter | undefined;
   /** Change events for `subscriptions/listen` streams (ServerOptions.subscriptionBus). */
   readonly bus: SubscriptionBus;
   private readonly ownBus: boolean;
@@ -117,6 +120,10 @@ export class McpServer implements ServerHost {
     );
     // Checked now; tasks switch on with the first tool that can run as one.
     this.taskOptions = this.options.tasks === false ? undefined : resolveTaskOptions(this.options.tasks);
+    this.rateLimiter =
+      this.options.rateLimits === undefined
+        ? undefined
+        : new RateLimiter(this.options.rateLimits, this.options.clock);
     this.telemetry = new ServerTelemetry(this);
     this.unwatchQueue = watchQueue(this.scheduler);
   }

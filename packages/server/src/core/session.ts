@@ -13,13 +13,16 @@ import type { PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Batch, ServerHost } from './host.js';
 import { IdTable } from './id-table.js';
 import { checkJsonLimits, overLimitAnswer } from './json-limits.js';
+import { isThenable } from './later.js';
 import { levelRank, redact } from './logging.js';
 import { isEnveloped } from './modern/envelope.js';
 import { PeerRequests } from './peer-requests.js';
 import type { ClientContext } from './protocol.js';
+import { rateCaller } from './rate-limit/caller.js';
+import type { RateAnswer } from './rate-limit/limiter.js';
 import { serialisable, unserialisable } from './replies.js';
 import type { RequestState } from './request.js';
-import { type RoutingConnection, routeRequest } from './routing.js';
+import { type Routed, type RoutingConnection, routeRequest } from './routing.js';
 import type { ConnectOptions, Session } from './session-api.js';
 import type { Operation } from './telemetry/operation.js';
 import type { JsonRpcMessage, MessageContext, Transport } from './transport.js';
@@ -178,8 +181,29 @@ export class SessionImpl implements Session, RoutingConnection {
     const params = message.params as Record<string, unknown> | undefined;
     const op = this.server.telemetry.request(method, id, params, context, this);
     const routed = routeRequest(this, id, method, params, context, batch);
-    if ('req' in routed) this.admit(routed.req, routed.scheduled, op);
-    else this.sendError(id, routed, batch, op);
+    if (!('req' in routed)) {
+      this.sendError(id, routed, batch, op);
+      return;
+    }
+    const limiter = this.server.rateLimiter;
+    if (limiter === undefined || limiter.wasAdmitted(message)) {
+      this.admit(routed.req, routed.scheduled, op);
+      return;
+    }
+    const answer = limiter.check(method, params, rateCaller(this, context));
+    if (!isThenable(answer)) this.limited(routed, answer, op);
+    else answer.then((a) => this.limited(routed, a, op));
+  }
+
+  /** Admit a request its rate limit allows; answer one it refuses (or the store could not be asked). */
+  private limited(routed: Routed, answer: RateAnswer, op: Operation | undefined): void {
+    if (answer === undefined) {
+      if (!this.closed) this.admit(routed.req, routed.scheduled, op);
+      return;
+    }
+    this.server.telemetry.rejected('limits');
+    routed.req.op = op;
+    routed.req.fail(answer);
   }
 
   /** Start (or queue) a routed request, unless its id is already in flight. */

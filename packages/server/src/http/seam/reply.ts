@@ -21,7 +21,15 @@ export const byteLength: (text: string) => number =
 export function sendRefusal(res: ResponseSink, refusal: Refusal): void {
   const reason = refusalReason(refusal.status, refusal.headers);
   if (reason !== undefined) countRejected(reason);
-  writeJsonError(res, refusal.status, refusal.code, refusal.message, refusal.headers, refusal.id);
+  writeJsonError(
+    res,
+    refusal.status,
+    refusal.code,
+    refusal.message,
+    refusal.headers,
+    refusal.id,
+    refusal.data,
+  );
 }
 
 /**
@@ -41,12 +49,14 @@ function writeJsonError(
   message: string,
   headers: Readonly<Record<string, string>> | undefined,
   id: unknown,
+  data?: unknown,
 ): void {
   if (res.headersSent) {
     if (!res.writableEnded) res.end();
     return;
   }
-  const body = `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)}},"id":${JSON.stringify(id ?? null)}}`;
+  const more = data === undefined ? '' : `,"data":${JSON.stringify(data)}`;
+  const body = `{"jsonrpc":"2.0","error":{"code":${code},"message":${JSON.stringify(message)}${more}},"id":${JSON.stringify(id ?? null)}}`;
   res.writeHead(status, {
     ...headers,
     'content-type': 'application/json',

@@ -1,7 +1,7 @@
 /**
  * The Streamable HTTP endpoint as a list of named stages over the request view and the response sink:
  * front door (path, Host/Origin, CORS, method) → authenticate → per-client admission → read body →
- * classify → scopes → route to a session and dispatch (or the 2026-07-28 exchange). GET opens a
+ * classify → scopes → rate limit → route to a session and dispatch (or the 2026-07-28 exchange). GET opens a
  * stream, DELETE ends a session. A stage refuses by throwing; `answerFailure` is the one exit.
  */
 
@@ -15,6 +15,7 @@ import { checkScopes, classify } from './classify.js';
 import { dispatch, dispatchBatch } from './dispatch.js';
 import { answerFailure } from './failure.js';
 import { type EndpointMethod, frontDoor } from './front-door.js';
+import { takeRateLimit } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { endSession, openStream } from './streams.js';
 
@@ -44,10 +45,12 @@ async function stages(host: SessionHost, req: HttpRequest, res: ResponseSink, me
   const route = classify(req, body);
   if (route.era === 'modern') {
     checkScopes(host.server, host.opts, req, [body], caller.auth);
+    await takeRateLimit(host.server.rateLimiter, req, body, caller);
     return postModern(host.server, req, res, body, caller, host.modern);
   }
   if (route.batch !== undefined) return dispatchBatch(host, req, res, route.batch, caller, route.version);
   checkScopes(host.server, host.opts, req, [route.message], caller.auth);
+  await takeRateLimit(host.server.rateLimiter, req, route.message, caller);
   return dispatch(host, req, res, route.message, route.kind, caller, route.version);
 }
 
