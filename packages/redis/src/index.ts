@@ -15,6 +15,8 @@ export type { RedisEventStoreOptions } from './event-store.js';
 export { RedisEventStore } from './event-store.js';
 export type { RedisMessageRouterOptions } from './message-router.js';
 export { RedisMessageRouter } from './message-router.js';
+export type { RedisRateLimitStoreOptions } from './rate-limit-store.js';
+export { RedisRateLimitStore } from './rate-limit-store.js';
 export { RedisSessionRegistry } from './session-registry.js';
 export type { RedisSharedState, RedisSharedStateOptions } from './shared-state.js';
 export { createRedisSharedState } from './shared-state.js';

@@ -97,6 +97,11 @@ export class Keys {
     return this.#build('tasks-dropped:', owner);
   }
 
+  /** The hash of one rate-limit bucket (`bucket` is a digest of the caller and the rule's scope). */
+  rateBucket(bucket: string): string {
+    return this.#build('rate:', bucket);
+  }
+
   /** What a node key starts with (for scripts that build it from an id they read). */
   get nodePrefix(): string {
     return `${this.prefix}node:`;

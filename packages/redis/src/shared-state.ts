@@ -12,6 +12,7 @@ import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 import { newNodeId, RedisMessageRouter } from './message-router.js';
 import { NodeLiveness } from './node-liveness.js';
+import { RedisRateLimitStore } from './rate-limit-store.js';
 import { RedisSessionRegistry } from './session-registry.js';
 import { RedisSubscriptionBus } from './subscription-bus.js';
 import { RedisTaskStore } from './task-store.js';
@@ -36,6 +37,8 @@ export interface RedisSharedState extends SharedSessionState {
   readonly subscriptionBus: RedisSubscriptionBus;
   /** For the server's `tasks.store` option: tasks shared by every process. */
   readonly taskStore: RedisTaskStore;
+  /** For the server's `rateLimits.store` option: buckets every process shares, on Redis's clock. */
+  readonly rateLimitStore: RedisRateLimitStore;
   /** Redis's clock as this process reads it, and this process's skew from it. */
   readonly clock: RedisClock;
   /** `clock.now`: for the server's `clock` option (and the shared sessions' claims). */
@@ -100,6 +103,7 @@ export async function createRedisSharedState(
     registry: new RedisSessionRegistry(commands, prefix),
     router,
     eventStore: new RedisEventStore(commands, options),
+    rateLimitStore: new RedisRateLimitStore(commands, prefix),
     clock,
     now: clock.now,
     async close() {
