@@ -3,8 +3,10 @@
 // HTTP handler option it sets. The command-line parser, `serve --help`, the config file's known keys (and their
 // "did you mean"), the plan's merge and the README check are derived from these rows (./option-uses.ts).
 import type { McpHttpHandlerOptions } from '@entropic-mcp/server/http';
+import { rateLimits } from './rate-limits.js';
 import {
   address,
+  bytesOrZero,
   hostList,
   limitOrZero,
   onOff,
@@ -143,6 +145,32 @@ export const SERVE_OPTIONS = [
       'log messages one call of a plugin with the plugin context may send a second',
       '(default 100; 0 = no limit; mcp.plugin_log_limit); beyond, they are dropped and one',
       'warning says how many',
+    ],
+  },
+  {
+    flag: 'max-answer-bytes',
+    value: 'N',
+    yaml: 'max_answer_bytes',
+    setting: 'maxAnswerBytes',
+    read: bytesOrZero,
+    help: [
+      'the longest answer one plugin call may give, in bytes of its JSON (default 16 MiB; 0 = no',
+      "limit; mcp.max_answer_bytes; a config entry's max_answer_bytes wins): a longer one fails the",
+      'call with an error naming its size, before it is decoded, and other calls keep flowing',
+    ],
+  },
+  {
+    flag: 'rate-limit',
+    value: '[TOOL=]RATE[/BURST]',
+    repeat: true,
+    yaml: 'rate_limits',
+    setting: 'rateLimits',
+    read: rateLimits,
+    help: [
+      'requests a second per caller (token bucket; repeatable; also mcp.rate_limits): RATE alone',
+      'for every request, TOOL=RATE for one tool (its own bucket). A caller is its principal with',
+      '--auth-*, else its address; with --redis every process shares the buckets. Over the limit:',
+      'HTTP 429 with Retry-After, else a JSON-RPC error -32029 with data.retryAfterMs',
     ],
   },
   {

@@ -16,6 +16,7 @@ import {
   type ToolsModuleEntry,
 } from './tasks.js';
 import type { ClientLimitsConfig, PluginEntry, ServeFileConfig } from './types.js';
+import { bytesOrZero } from './values.js';
 
 export { ConfigError } from './source.js';
 
@@ -34,6 +35,7 @@ const ENTRY_KEYS = [
   'instances',
   'task_support',
   'sandbox',
+  'max_answer_bytes',
 ];
 /**
  * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
@@ -94,6 +96,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     instances?: number;
     taskSupport?: PluginEntry['taskSupport'];
     sandbox?: SandboxOptions | false;
+    maxAnswerBytes?: number;
   } = { path: configPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined)
@@ -113,6 +116,12 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
   if (raw.task_support !== undefined) {
     const supportAt = [...at, 'task_support'];
     entry.taskSupport = parseTaskSupport(source, `${where}.task_support`, supportAt, raw.task_support);
+  }
+  try {
+    if (raw.max_answer_bytes !== undefined)
+      entry.maxAnswerBytes = bytesOrZero(raw.max_answer_bytes, `${where}.max_answer_bytes`);
+  } catch (error) {
+    throw source.error((error as Error).message, [...at, 'max_answer_bytes']);
   }
   try {
     if (raw.sandbox !== undefined)

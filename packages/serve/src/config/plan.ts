@@ -52,7 +52,8 @@ export interface ServePlan extends TableSettings {
  * Precedence, most specific first: a config entry's own `isolation`/`timeout_ms`/`instances`, then
  * `--isolation` / `--timeout` / `--instances`, then the config's `mcp.server_timeout_seconds`, then the loader's defaults. The root is
  * `--root`, else the config's `mcp.working_dir`, else `cwd`. Every plugin's log limit is `--plugin-log-limit`, else
- * `mcp.plugin_log_limit`, else the loader's default. Context headers that carry credentials are refused here
+ * `mcp.plugin_log_limit`, else the loader's default; so is the answer cap (an entry's `max_answer_bytes`,
+ * then `--max-answer-bytes`, then `mcp.max_answer_bytes`). Context headers that carry credentials are refused here
  * (a UsageError) unless allowed. A plugin's sandbox is its entry's, else `--sandbox`.
  */
 export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefined, cwd: string): ServePlan {
@@ -63,6 +64,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
     const isolation = entry.isolation ?? args.isolation;
     const timeout = entry.timeoutMs ?? timeoutMs;
     const instances = entry.instances ?? args.instances;
+    const maxAnswerBytes = entry.maxAnswerBytes ?? table.maxAnswerBytes;
     let sandbox: PluginEntry['sandbox'];
     try {
       sandbox = sandboxOf(own, args.sandbox, args.sandboxAudit ?? false, isolation, entry.path);
@@ -74,6 +76,7 @@ export function resolveServePlan(args: ServeArgs, file: ServeFileConfig | undefi
       ...(sandbox === undefined ? {} : { sandbox }),
       ...(logLimit === undefined ? {} : { logLimit }),
       ...(instances === undefined ? {} : { instances }),
+      ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
       ...(isolation === undefined ? {} : { isolation }),
       ...(timeout === undefined ? {} : { timeoutMs: timeout }),
     };

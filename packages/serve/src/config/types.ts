@@ -23,6 +23,8 @@ export interface PluginEntry {
   readonly logLimit?: number;
   /** Its OS sandbox (`sandbox:`, else `--sandbox`); `false`: none, whatever `--sandbox` says (config only). */
   readonly sandbox?: SandboxOptions | false;
+  /** The longest answer one call may give, in bytes (`max_answer_bytes`, else `--max-answer-bytes`; 0: no limit). */
+  readonly maxAnswerBytes?: number;
 }
 
 /** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */

@@ -85,3 +85,11 @@ export const originList: Reader<readonly string[]> = listOf('origins (SCHEME://H
     return undefined;
   }
 });
+
+/** Bytes: a whole number where 0 means "no limit". */
+export const bytesOrZero: Reader<number> = (raw, name) => {
+  const n = wholeNumber(raw);
+  if (n === undefined)
+    throw new Error(`${name} expects a whole number of bytes (0: no limit), got ${shown(raw)}`);
+  return n;
+};

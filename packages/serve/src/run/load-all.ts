@@ -28,6 +28,7 @@ export function loadOptionsOf(entry: PluginEntry, workingDir: string): LoadOptio
     ...(entry.memoryLimitMb === undefined ? {} : { memoryLimitMb: entry.memoryLimitMb }),
     ...(entry.instances === undefined ? {} : { instances: entry.instances }),
     ...(entry.logLimit === undefined ? {} : { logLimit: entry.logLimit }),
+    ...(entry.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: entry.maxAnswerBytes }),
     ...(entry.sandbox ? { sandbox: entry.sandbox } : {}),
   };
 }

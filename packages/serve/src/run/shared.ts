@@ -3,11 +3,11 @@
  * registry, the message router, the subscription bus and the task store, and the MRTR sealing key
  * from the config, so that any process behind the load balancer can serve any request, on Redis's
  * clock; it warns about what such a deployment lacks (a shared sealing key, a trusted proxy) and about
- * a clock that disagrees with Redis's. Task limits
+ * a clock that disagrees with Redis's. Rate-limit buckets are shared there too. Task limits
  * (`mcp.tasks`) apply with or without Redis.
  */
 
-import type { ServerOptions, TaskOptions } from '@entropic-mcp/server';
+import type { RateLimitStore, ServerOptions, TaskOptions } from '@entropic-mcp/server';
 import type { ServeHttpOptions } from '@entropic-mcp/server/http';
 import { ServeError } from '../config/errors.js';
 import type { ServePlan } from '../config/plan.js';
@@ -15,6 +15,8 @@ import type { ServePlan } from '../config/plan.js';
 export interface SharedServe {
   readonly server: Pick<ServerOptions, 'subscriptionBus' | 'requestState' | 'tasks' | 'clock'>;
   readonly http: Pick<ServeHttpOptions, 'sharedSessions' | 'eventStore'>;
+  /** Where rate-limit buckets live when every process shares them (Redis); else each process's memory. */
+  readonly rateLimitStore?: RateLimitStore;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function openSharedState(plan: ServePlan, report: (text: string) =>
         clock: shared.now,
       },
       http: { sharedSessions: shared, eventStore: shared.eventStore },
+      rateLimitStore: shared.rateLimitStore,
       close: () => shared.close(),
     };
   } catch (error) {

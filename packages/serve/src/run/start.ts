@@ -21,6 +21,7 @@ import { createServeLog, type ServeLog } from '../observe/log.js';
 import { loadServeAuth, type ServeAuth } from './auth.js';
 import { formatBanner } from './banner.js';
 import { describeLoadFailure, type LoadedPlugin, loadAll } from './load-all.js';
+import { rateLimitsOf } from './rate-limits.js';
 import { openSharedState, type SharedServe } from './shared.js';
 import { closeToolsModules, type LoadedToolsModule, loadToolsModules } from './tools-modules.js';
 
@@ -195,6 +196,7 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
       maxConcurrency: args.concurrency ?? DEFAULT_SERVE_CONCURRENCY,
       capabilities: { tools: true },
       ...shared.server,
+      ...rateLimitsOf(plan, shared.rateLimitStore, report),
     },
   );
   let stopTransport: (graceMs: number) => Promise<void> | void = () => {};

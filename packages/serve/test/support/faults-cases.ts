@@ -10,7 +10,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
 import { compileFixture, textOf } from './serve-helpers.js';
 
-const FAULTY_SOURCE = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'faults', 'faulty.c');
+export const FAULTY_SOURCE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'faults',
+  'faulty.c',
+);
 
 /**
  * Per-call time limit given to serve: the `hang` row ends by it. It counts from when a call is queued, so it
