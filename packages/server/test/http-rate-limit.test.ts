@@ -6,6 +6,10 @@
  */
 
 import { request } from 'node:http';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,4 +161,28 @@ describe('rate limits over HTTP', () => {
     });
     await client.close();
   });
+
+  for (const mode of ['legacy', 'auto'] as const) {
+    it(`the official SDK v2 client (${mode} negotiation) rejects the call; its error carries the 429 and the body`, async () => {
+      const url = await serve({ tools: { echo: { rate: 1, burst: 1 } } });
+      const client = new ClientV2({ name: 'sdk2', version: '1' }, { versionNegotiation: { mode } });
+      await client.connect(new TransportV2(new URL(url)));
+      await client.callTool({ name: 'echo', arguments: {} });
+      const error = (await client.callTool({ name: 'echo', arguments: {} }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error & { code?: unknown; data?: unknown };
+      expect(error).toBeInstanceOf(Error);
+      // SDK v2 2.4.0: an SdkHttpError (code CLIENT_HTTP_NOT_IMPLEMENTED), data { status, statusText, text }.
+      // Neither SDK reads Retry-After or retries: the application decides (data.retryAfterMs is in the body).
+      expect(error.name).toBe('SdkHttpError');
+      expect(error.data).toMatchObject({ status: 429, text: expect.stringContaining('"retryAfterMs":1000') });
+      expect(error.message).toMatch(/Rate limit exceeded: tool .*echo/);
+      clock.now += 1000;
+      expect(await client.callTool({ name: 'echo', arguments: {} })).toMatchObject({
+        content: [{ text: 'ok' }],
+      });
+      await client.close();
+    });
+  }
 });
