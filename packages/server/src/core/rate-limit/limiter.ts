@@ -110,7 +110,11 @@ export class RateLimiter {
   }
 
   #failed(error: unknown): RateAnswer {
-    this.#onError(error);
+    try {
+      this.#onError(error);
+    } catch {
+      // A reporter that throws must not turn a store failure into a crash or a hung request.
+    }
     return this.#failClosed ? storeUnavailable(error) : undefined;
   }
 }
