@@ -45,12 +45,14 @@ async function stages(host: SessionHost, req: HttpRequest, res: ResponseSink, me
   const route = classify(req, body);
   if (route.era === 'modern') {
     checkScopes(host.server, host.opts, req, [body], caller.auth);
-    await takeRateLimit(host.server.rateLimiter, req, body, caller);
+    if (host.server.rateLimiter !== undefined)
+      await takeRateLimit(host.server.rateLimiter, req, body, caller);
     return postModern(host.server, req, res, body, caller, host.modern);
   }
   if (route.batch !== undefined) return dispatchBatch(host, req, res, route.batch, caller, route.version);
   checkScopes(host.server, host.opts, req, [route.message], caller.auth);
-  await takeRateLimit(host.server.rateLimiter, req, route.message, caller);
+  if (host.server.rateLimiter !== undefined)
+    await takeRateLimit(host.server.rateLimiter, req, route.message, caller);
   return dispatch(host, req, res, route.message, route.kind, caller, route.version);
 }
 

@@ -25,13 +25,12 @@ export interface EndpointRateLimiter {
 
 /** Take `message`'s token; throws the refusal (a `RateLimited`, or unavailable when failing closed). */
 export async function takeRateLimit(
-  limiter: EndpointRateLimiter | undefined,
+  limiter: EndpointRateLimiter,
   req: HttpRequest,
   message: unknown,
   caller: Caller,
 ): Promise<void> {
-  if (limiter === undefined || typeof message !== 'object' || message === null || Array.isArray(message))
-    return;
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
   const m = message as { method?: unknown; params?: unknown };
   if (classify(m as Record<string, unknown>) !== Kind.Request) return;
   const params =
