@@ -1,5 +1,5 @@
 /**
- * `@entropic-mcp/server/auth`: bearer-token verification, per-tool scopes and the principal key, free of
+ * `@entropic-mcp/server/auth`: bearer-token verification and the principal key, free of
  * transport types.
  */
 
@@ -12,5 +12,3 @@ export type {
 } from './bearer.js';
 export { createBearerVerifier } from './bearer.js';
 export { principalOf } from './principal.js';
-export type { ScopedTools } from './scopes.js';
-export { missingScopes } from './scopes.js';

@@ -18,6 +18,7 @@ import type {
   Root,
   ToolDefinition,
   ToolResult,
+  Visibility,
 } from './types.js';
 import type { UriVariables } from './uri-template.js';
 
@@ -181,7 +182,8 @@ export interface ResourceTemplateDefinition extends Omit<ResourceDefinition, 'ur
   list?: TemplateLister;
 }
 
-export interface PromptDefinition<Args extends SchemaCandidate | undefined = SchemaCandidate | undefined> {
+export interface PromptDefinition<Args extends SchemaCandidate | undefined = SchemaCandidate | undefined>
+  extends Visibility {
   name: string;
   title?: string;
   description?: string;

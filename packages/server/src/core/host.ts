@@ -50,6 +50,8 @@ export interface ServerCore {
   readonly tasks: Tasks | undefined;
   /** Call `fn` when the server starts closing (long-lived requests end gracefully); returns a remover. */
   onClosing(fn: () => void): () => void;
+  /** Call `fn` when `visibilityChanged()` says what `visible` rules read changed; returns a remover. */
+  watchVisibility(fn: () => void): () => void;
 }
 
 /** A notification handler as the session calls it: params without `_meta`, already checked. */

@@ -11,12 +11,16 @@ import type {
   ToolHandler,
 } from './handler-types.js';
 import type { Kind, RegistryHost } from './host.js';
-import type { PromptEntry, Registry, ToolEntry } from './registry.js';
+import type { Entry, PromptEntry, Registry, ToolEntry } from './registry.js';
 import { wireOf } from './registry.js';
 import type { SchemaCandidate } from './schema-types.js';
 import { compileOptionalSchema } from './tool-schema.js';
 import type { JsonSchema, PromptArgument, ResourceDefinition, ToolDefinition } from './types.js';
 import { UriTemplate } from './uri-template.js';
+import { compileVisibility } from './visibility/rule.js';
+
+/** Definition fields that stay on the server: who may see the item. */
+const LOCAL_ONLY = ['scopes', 'visible'] as const;
 
 export type { Kind } from './host.js';
 
@@ -36,7 +40,7 @@ export function requireFunction(value: unknown, what: string): void {
 }
 
 /** Store an entry built from `definition`; the handle rebuilds it on update and removes it on remove. */
-function register<D extends object, H, E extends { wire: Record<string, unknown> }>(
+function register<D extends object, H, E extends Entry>(
   server: RegistryHost,
   registry: Registry<E>,
   kind: Kind,
@@ -102,13 +106,7 @@ function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandid
   if (definition.name !== undefined && typeof definition.name !== 'string') {
     throw new LocalError('INVALID_ARGUMENT', 'tool name must be a string');
   }
-  const scopes = definition.scopes;
-  if (scopes !== undefined && (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string'))) {
-    throw new LocalError(
-      'INVALID_ARGUMENT',
-      `the scopes of tool "${definition.name}" must be an array of strings`,
-    );
-  }
+  const visible = compileVisibility(definition, `tool "${definition.name}"`);
   const taskSupport = definition.execution?.taskSupport ?? 'forbidden';
   if (!TASK_SUPPORT.includes(taskSupport)) {
     throw new LocalError(
@@ -132,14 +130,14 @@ function buildTool<I extends SchemaCandidate | undefined, O extends SchemaCandid
       inputSchema: input?.wire ?? DEFAULT_INPUT_SCHEMA,
       outputSchema: output?.wire,
     },
-    ['scopes'],
+    LOCAL_ONLY,
   );
   return {
     wire,
+    visible,
     handler: handler as unknown as ToolEntry['handler'],
     validateInput: input?.check,
     validateOutput: output?.check,
-    scopes: scopes === undefined || scopes.length === 0 ? undefined : [...scopes],
     taskSupport,
   };
 }
@@ -155,7 +153,8 @@ export function addResourceTo(server: RegistryHost, definition: ResourceDefiniti
     (d: ResourceDefinition, r: ResourceReader) => {
       requireString(d.name, `the name of resource "${d.uri}"`);
       requireFunction(r, `the reader of resource "${d.uri}"`);
-      return { wire: wireOf(d), read: r };
+      const visible = compileVisibility(d, `resource "${d.uri}"`);
+      return { wire: wireOf(d, LOCAL_ONLY), visible, read: r };
     },
     definition,
     read,
@@ -185,7 +184,8 @@ export function addTemplateTo(
       }
       if (d.list !== undefined) requireFunction(d.list, `the list of resource template "${d.uriTemplate}"`);
       return {
-        wire: wireOf(d, ['complete', 'list']),
+        wire: wireOf(d, ['complete', 'list', ...LOCAL_ONLY]),
+        visible: compileVisibility(d, `resource template "${d.uriTemplate}"`),
         template,
         read: r,
         list: d.list,
@@ -233,7 +233,8 @@ function buildPrompt<A extends SchemaCandidate | undefined>(
   const listed = schema === undefined ? d.arguments : promptArguments(schema.wire, d.name);
   const required = (listed ?? []).filter((a) => a.required === true).map((a) => a.name);
   return {
-    wire: wireOf({ ...d, arguments: listed }, ['complete', 'argsSchema']),
+    wire: wireOf({ ...d, arguments: listed }, ['complete', 'argsSchema', ...LOCAL_ONLY]),
+    visible: compileVisibility(d, `prompt "${d.name}"`),
     required,
     validate: schema?.check,
     handler: h as unknown as PromptEntry['handler'],

@@ -1,6 +1,7 @@
 /**
  * The four registries a server owns and every session shares: tools, resources, resource
- * templates, prompts. Each entry keeps its wire descriptor ready so list requests only slice.
+ * templates, prompts. Each entry keeps its wire descriptor ready so list requests only slice, and
+ * its visibility rule, so a caller's list and lookups hold only what that caller may see.
  */
 
 import type {
@@ -16,32 +17,33 @@ import type {
 } from './handler-types.js';
 import type { TaskSupport } from './tasks/types.js';
 import type { Check } from './tool-schema.js';
-import type { ResourceDefinition, ToolDefinition } from './types.js';
+import type { Caller, ResourceDefinition, ToolDefinition } from './types.js';
 import type { UriTemplate } from './uri-template.js';
+import type { VisibilityRule } from './visibility/rule.js';
 
-export interface ToolEntry {
+/** What every entry holds: its wire descriptor and who may see it (undefined: everyone). */
+export interface Entry {
   wire: Record<string, unknown>;
+  visible: VisibilityRule | undefined;
+}
+
+export interface ToolEntry extends Entry {
   handler: ToolHandler;
   validateInput: Check | undefined;
   validateOutput: Check | undefined;
-  /** OAuth scopes a caller needs (checked by authenticated HTTP transports), if any. */
-  scopes: readonly string[] | undefined;
   /** Whether its calls run as tasks. */
   taskSupport: TaskSupport;
 }
-export interface ResourceEntry {
-  wire: Record<string, unknown>;
+export interface ResourceEntry extends Entry {
   read: ResourceReader;
 }
-export interface TemplateEntry {
-  wire: Record<string, unknown>;
+export interface TemplateEntry extends Entry {
   template: UriTemplate;
   read: TemplateReader;
   list: TemplateLister | undefined;
   complete: Record<string, Completer> | undefined;
 }
-export interface PromptEntry {
-  wire: Record<string, unknown>;
+export interface PromptEntry extends Entry {
   required: string[];
   /** The argsSchema's check, when the prompt has one. */
   validate: Check | undefined;
@@ -55,11 +57,15 @@ export type TemplateDef = ResourceTemplateDefinition;
 export type PromptDef = PromptDefinition;
 
 /** A keyed, ordered collection with a cached array of wire descriptors. */
-export class Registry<E extends { wire: Record<string, unknown> }> {
+export class Registry<E extends Entry> {
   readonly entries = new Map<string, E>();
   /** Whether anything was ever registered: a capability once declared stays declared (see declared.ts). */
   everHeld = false;
-  private sortedCache: Record<string, unknown>[] | undefined;
+  /** Counts every change: a view taken at one version is still current while it stays. */
+  version = 0;
+  /** How many entries have a visibility rule (none: every caller sees the same list). */
+  private ruled = 0;
+  private sortedCache: E[] | undefined;
 
   get size(): number {
     return this.entries.size;
@@ -73,26 +79,65 @@ export class Registry<E extends { wire: Record<string, unknown> }> {
     return this.entries.has(key);
   }
 
+  /** Whether some entry shows itself to some callers only. */
+  get filtered(): boolean {
+    return this.ruled > 0;
+  }
+
   set(key: string, entry: E): void {
+    const old = this.entries.get(key);
+    if (old?.visible !== undefined) this.ruled--;
+    if (entry.visible !== undefined) this.ruled++;
     this.entries.set(key, entry);
     this.everHeld = true;
-    this.sortedCache = undefined;
+    this.changed();
   }
 
   delete(key: string, entry: E): boolean {
     if (this.entries.get(key) !== entry) return false;
+    if (entry.visible !== undefined) this.ruled--;
     this.entries.delete(key);
-    this.sortedCache = undefined;
+    this.changed();
     return true;
   }
 
-  /** The wire descriptors ordered by key (name or URI): the same order wherever the server runs. */
-  sorted(): Record<string, unknown>[] {
+  private changed(): void {
+    this.version++;
+    this.sortedCache = undefined;
+  }
+
+  /** The entry of `key` when `caller` may see it; a hidden entry is as absent as an unknown one. */
+  find(key: string, caller: Caller): E | undefined {
+    const entry = this.entries.get(key);
+    return entry === undefined || entry.visible === undefined || entry.visible(caller) ? entry : undefined;
+  }
+
+  /** The entries ordered by key (name or URI): the same order wherever the server runs. */
+  sortedEntries(): readonly E[] {
     if (!this.sortedCache) {
       const keys = [...this.entries.keys()].sort();
-      this.sortedCache = keys.map((key) => (this.entries.get(key) as E).wire);
+      this.sortedCache = keys.map((key) => this.entries.get(key) as E);
     }
     return this.sortedCache;
+  }
+
+  /**
+   * The wire descriptors `caller` may see, in key order. Without rules every caller shares one cached
+   * array, so two views of one version are the same array.
+   */
+  listFor(caller: Caller): readonly Record<string, unknown>[] {
+    const sorted = this.sortedEntries();
+    if (this.ruled === 0) return this.wires(sorted);
+    const out: Record<string, unknown>[] = [];
+    for (const entry of sorted) if (entry.visible === undefined || entry.visible(caller)) out.push(entry.wire);
+    return out;
+  }
+
+  private wireCache: { of: readonly E[]; wires: Record<string, unknown>[] } | undefined;
+
+  private wires(sorted: readonly E[]): Record<string, unknown>[] {
+    if (this.wireCache?.of !== sorted) this.wireCache = { of: sorted, wires: sorted.map((e) => e.wire) };
+    return this.wireCache.wires;
   }
 }
 

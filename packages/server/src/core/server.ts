@@ -55,6 +55,9 @@ import { watchQueue } from './telemetry/instruments.js';
 import { ServerTelemetry } from './telemetry/server-telemetry.js';
 import type { Transport } from './transport.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
+import { announce, LIST_CHANGED } from './visibility/announce.js';
+import { hiddenFrom } from './visibility/lookup.js';
+import { KINDS } from './visibility/view.js';
 
 const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -62,11 +65,6 @@ const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
   prompts: { type: 'promptsListChanged' },
 };
 
-const LIST_CHANGED: Record<Kind, string> = {
-  tools: 'notifications/tools/list_changed',
-  resources: 'notifications/resources/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-};
 
 export class McpServer implements ServerHost {
   readonly info: ServerInfo;
@@ -99,6 +97,7 @@ export class McpServer implements ServerHost {
   private readonly closingHooks = new Set<() => void>();
   private readonly live = new Set<SessionImpl>();
   private readonly pendingChanges = new Set<Kind>();
+  private readonly visibilityWatchers = new Set<() => void>();
   private closed = false;
 
   constructor(info: ServerInfo, options?: ServerOptions) {
@@ -289,6 +288,23 @@ export class McpServer implements ServerHost {
     this.notify(LIST_CHANGED[kind]);
   }
 
+  /**
+   * What a `visible` rule reads changed (a flag, a group membership): every session and listen stream
+   * looks at its lists again, and those whose lists changed get list_changed. Registering, updating
+   * and removing items, and a session's new token, need no call: they are noticed.
+   */
+  visibilityChanged(): void {
+    if (!this.options.listChanged) return;
+    for (const kind of KINDS) announce(this.live, kind);
+    for (const watcher of [...this.visibilityWatchers]) watcher();
+  }
+
+  /** @internal a listen stream's look-again when visibility changed; returns its remover. */
+  watchVisibility(fn: () => void): () => void {
+    this.visibilityWatchers.add(fn);
+    return () => this.visibilityWatchers.delete(fn);
+  }
+
   /** Hand an event to the bus; a bus that fails is reported through no channel but its own. */
   private publish(event: SubscriptionEvent): void {
     try {
@@ -309,7 +325,8 @@ export class McpServer implements ServerHost {
     }
     this.publish({ type: 'resourceUpdated', uri });
     for (const session of this.live) {
-      if (session.subscriptions.has(uri)) session.notify('notifications/resources/updated', { uri });
+      if (session.subscriptions.has(uri) && !hiddenFrom(this, session.view.caller, uri))
+        session.notify('notifications/resources/updated', { uri });
     }
   }
 
@@ -326,7 +343,10 @@ export class McpServer implements ServerHost {
       if (session.client !== undefined) session.emitLog(level, logger, payload);
   }
 
-  /** @internal a registry changed: one list_changed per kind per tick, to initialized sessions. */
+  /**
+   * @internal a registry changed: one list_changed per kind per tick, to the initialized sessions
+   * whose caller's list changed (and, through the bus, to listen streams, which check the same).
+   */
   changed(kind: Kind): void {
     if (!this.options.listChanged) return;
     if (this.pendingChanges.size === 0) {
@@ -335,7 +355,7 @@ export class McpServer implements ServerHost {
         this.pendingChanges.clear();
         for (const k of kinds) {
           this.publish(BUS_EVENT[k]);
-          if (this.live.size > 0) this.notify(LIST_CHANGED[k]);
+          if (this.live.size > 0) announce(this.live, k);
         }
       });
     }

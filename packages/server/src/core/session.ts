@@ -27,6 +27,9 @@ import type { ConnectOptions, Session } from './session-api.js';
 import type { Operation } from './telemetry/operation.js';
 import type { JsonRpcMessage, MessageContext, Transport } from './transport.js';
 import type { LogLevel } from './types.js';
+import { LIST_CHANGED } from './visibility/announce.js';
+import { callerOf } from './visibility/rule.js';
+import { View } from './visibility/view.js';
 
 export type { ConnectOptions, Session };
 
@@ -40,6 +43,8 @@ export class SessionImpl implements Session, RoutingConnection {
   logFloor = 0;
   readonly subscriptions = new Set<string>();
   readonly inflight = new IdTable<RequestState>();
+  /** What this session's caller sees of each list, to announce only changes of it. */
+  readonly view: View;
   private readonly peerRequests: PeerRequests;
   private key: string | undefined;
   onclose?: () => void;
@@ -51,6 +56,7 @@ export class SessionImpl implements Session, RoutingConnection {
     readonly transport: Transport,
     private readonly options: ConnectOptions,
   ) {
+    this.view = new View(server);
     this.peerRequests = new PeerRequests(
       (message, related) => this.send(message, related),
       server.options.requestTimeoutMs,
@@ -114,6 +120,7 @@ export class SessionImpl implements Session, RoutingConnection {
   }
 
   private dispatch(message: unknown, context: MessageContext | undefined): void {
+    if (!this.ephemeral) this.observe(context);
     if (typeof message !== 'object' || message === null) {
       this.server.telemetry.rejected('validation');
       const bad = describeInvalid(message);
@@ -268,6 +275,13 @@ export class SessionImpl implements Session, RoutingConnection {
       return;
     }
     this.onnotification?.(method, params);
+  }
+
+  /** A message's caller: when its lists differ from the previous caller's (new scopes), say so. */
+  private observe(context: MessageContext | undefined): void {
+    const changed = this.view.observe(callerOf(context));
+    if (this.client === undefined || !this.server.options.listChanged) return;
+    for (const kind of changed) this.notify(LIST_CHANGED[kind]);
   }
 
   // Outgoing

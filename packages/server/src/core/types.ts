@@ -44,6 +44,31 @@ export interface Register {}
 /** What `ctx.auth` holds over authenticated HTTP: a TokenInfo, or what `Register['auth']` says. */
 export type AuthInfo = Register extends { auth: infer A } ? A : TokenInfo;
 
+/** Who is asking, as a visibility rule sees it: the transport's auth value and principal key. */
+export interface Caller {
+  /** What the authentication hook attached (HTTP with `auth`); undefined on stdio and in memory. */
+  readonly auth: AuthInfo | undefined;
+  /** The stable key of the authenticated caller; undefined without auth. */
+  readonly principal: string | undefined;
+}
+
+/**
+ * Who may see a tool, prompt, resource or resource template. A caller who may not see it finds it
+ * in no list, and calls, reads and completions of it are refused as for a name never registered.
+ */
+export interface Visibility {
+  /**
+   * Scopes the caller must hold, all of them (`auth.scopes`: a bearer token's granted scopes). A
+   * caller without auth (stdio, in memory, HTTP without `auth`) holds none. Not sent on the wire.
+   */
+  scopes?: readonly string[];
+  /**
+   * Asked on each list and lookup: true shows the item to `caller`. Must answer synchronously; a
+   * throw hides the item. When what it reads changes, call `server.visibilityChanged()`.
+   */
+  visible?: (caller: Caller) => boolean;
+}
+
 export interface ServerInfo extends Implementation {
   /** Sent as the `instructions` of the initialize result. */
   instructions?: string;
@@ -139,7 +164,7 @@ export interface ToolAnnotations {
 export interface ToolDefinition<
   Input extends SchemaCandidate | undefined = SchemaCandidate | undefined,
   Output extends SchemaCandidate | undefined = SchemaCandidate | undefined,
-> {
+> extends Visibility {
   name: string;
   title?: string;
   description?: string;
@@ -151,11 +176,6 @@ export interface ToolDefinition<
   inputSchema?: Input;
   /** Same kinds as inputSchema; `structuredContent` is typed from it and validated against it. */
   outputSchema?: Output;
-  /**
-   * OAuth scopes a caller's token must hold to call this tool over authenticated HTTP; without them
-   * the call is refused with 403 insufficient_scope. Not sent on the wire.
-   */
-  scopes?: readonly string[];
   annotations?: ToolAnnotations;
   icons?: Icon[];
   /**
@@ -166,7 +186,7 @@ export interface ToolDefinition<
   _meta?: Meta;
 }
 
-export interface ResourceDefinition {
+export interface ResourceDefinition extends Visibility {
   uri: string;
   name: string;
   title?: string;

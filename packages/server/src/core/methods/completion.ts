@@ -3,6 +3,7 @@
 import type { Completer } from '../handler-types.js';
 import type { MethodContext } from '../host.js';
 import { andThen, invalidParams, optionalObject } from '../params.js';
+import { promptFor, templateFor } from '../visibility/lookup.js';
 
 const MAX_VALUES = 100;
 
@@ -19,15 +20,9 @@ export function complete(req: MethodContext): unknown {
   }
   let completers: Record<string, Completer> | undefined;
   if (ref.type === 'ref/prompt') {
-    const prompt = typeof ref.name === 'string' ? server.prompts.get(ref.name) : undefined;
-    if (prompt === undefined) throw invalidParams(`Unknown prompt: ${String(ref.name)}`, '/params/ref/name');
-    completers = prompt.complete;
+    completers = promptFor(server, req, ref.name, '/params/ref/name').complete;
   } else if (ref.type === 'ref/resource') {
-    const template = typeof ref.uri === 'string' ? server.templates.get(ref.uri) : undefined;
-    if (template === undefined) {
-      throw invalidParams(`Unknown resource template: ${String(ref.uri)}`, '/params/ref/uri');
-    }
-    completers = template.complete;
+    completers = templateFor(server, req, ref.uri).complete;
   } else {
     throw invalidParams('params.ref.type must be "ref/prompt" or "ref/resource"', '/params/ref/type');
   }

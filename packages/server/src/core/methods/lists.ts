@@ -2,6 +2,8 @@
  * tools/list, prompts/list, resources/list and resources/templates/list, the same in both eras: one page of
  * the registry ordered by name (or URI), so every process behind one endpoint, and every cache, sees one order.
  * resources/list adds what each resource template's `list` callback names, in the same URI order.
+ * Each list holds what the caller may see, and is paged after filtering: a page is full unless it is
+ * the last, and a cursor is an offset into that caller's list.
  */
 
 import type { MethodContext, MethodRun } from '../host.js';
@@ -17,16 +19,17 @@ export function listOf(key: ListKey): MethodRun {
   return (req) => {
     const server = req.session.server;
     const registry = key === 'tools' ? server.tools : key === 'prompts' ? server.prompts : server.templates;
-    return page(key, registry.sorted(), req.params?.cursor, server.options.pageSize);
+    return page(key, registry.listFor(req), req.params?.cursor, server.options.pageSize);
   };
 }
 
 function listResources(req: MethodContext): unknown {
   const server = req.session.server;
-  const fixed = server.resources.sorted();
+  const fixed = server.resources.listFor(req);
   const listers: TemplateEntry[] = [];
   for (const template of server.templates.entries.values())
-    if (template.list !== undefined) listers.push(template);
+    if (template.list !== undefined && (template.visible === undefined || template.visible(req)))
+      listers.push(template);
   if (listers.length === 0) return page('resources', fixed, req.params?.cursor, server.options.pageSize);
   const listed = listers.map((template) =>
     andThen((template.list as NonNullable<TemplateEntry['list']>)(req), (out) => resourcesOf(template, out)),

@@ -1,17 +1,14 @@
 /** prompts/get: the arguments checked (strings, required ones, the argsSchema), then the handler. */
 
-import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
 import { andThen, invalidParams, optionalObject, requireString } from '../params.js';
 import type { PromptEntry } from '../registry.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
+import { promptFor } from '../visibility/lookup.js';
 
 export function getPrompt(req: MethodContext): unknown {
   const name = requireString(req.params, 'name', 'prompts/get');
-  const entry = req.session.server.prompts.get(name);
-  if (entry === undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`, { pointer: '/params/name' });
-  }
+  const entry = promptFor(req.session.server, req, name);
   const args = (optionalObject(req.params, 'arguments', 'prompts/get') ?? {}) as Record<string, string>;
   for (const key of Object.keys(args)) {
     if (typeof args[key] !== 'string') {

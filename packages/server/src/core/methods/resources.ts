@@ -1,20 +1,20 @@
-/** resources/read, resources/subscribe and unsubscribe. */
+/**
+ * resources/read, resources/subscribe and unsubscribe. A subscription to a URI the caller may not
+ * see is taken as one to an unknown URI is: accepted, and no update of it is ever sent.
+ */
 
-import { ErrorCode, McpError } from '../errors.js';
 import type { MethodContext } from '../host.js';
 import { andThen, requireString } from '../params.js';
+import { requireReadable } from '../visibility/lookup.js';
 
 export function readResource(req: MethodContext): unknown {
   const uri = requireString(req.params, 'uri', 'resources/read');
-  const server = req.session.server;
-  const entry = server.resources.get(uri);
-  if (entry !== undefined) return andThen(entry.read(uri, req), (out) => normalize(out, uri));
-  for (const template of server.templates.entries.values()) {
-    const variables = template.template.match(uri);
-    if (variables !== undefined)
-      return andThen(template.read(uri, variables, req), (out) => normalize(out, uri));
-  }
-  throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  const found = requireReadable(req.session.server, req, uri);
+  const out =
+    found.resource !== undefined
+      ? found.resource.read(uri, req)
+      : found.template.read(uri, found.variables, req);
+  return andThen(out, (contents) => normalize(contents, uri));
 }
 
 function normalize(out: unknown, uri: string): unknown {

@@ -9,16 +9,14 @@ import type { ToolEntry } from '../registry.js';
 import { startTask, taskMode } from '../tasks/decide.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
+import { toolFor } from '../visibility/lookup.js';
 
 export function callTool(req: MethodContext): unknown {
   const params = req.params;
   const name = params?.name;
   if (typeof name !== 'string')
     throw invalidParams('tools/call needs params.name as a string', '/params/name');
-  const entry = req.session.server.tools.get(name);
-  if (entry === undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { pointer: '/params/name' });
-  }
+  const entry = toolFor(req.session.server, req, name);
   let args = params?.arguments as Record<string, unknown> | undefined;
   if (args === undefined) args = {};
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {

@@ -1,11 +1,15 @@
 /**
  * `subscriptions/listen` (2026-07-28): one long-lived request whose stream carries the change
- * notifications the client opted in to. Changes arrive through the server's subscription bus.
+ * notifications the client opted in to. Changes arrive through the server's subscription bus; a list
+ * change made here reaches the stream only when it changed what the stream's caller sees.
  */
 
-import type { MethodContext } from '../host.js';
+import type { Kind, MethodContext } from '../host.js';
 import { invalidParams } from '../params.js';
 import type { SubscriptionEvent } from '../subscription-bus.js';
+import { hiddenFrom } from '../visibility/lookup.js';
+import { callerOf } from '../visibility/rule.js';
+import { View } from '../visibility/view.js';
 import { META_SUBSCRIPTION_ID } from './envelope.js';
 
 export interface SubscriptionFilter {
@@ -16,6 +20,12 @@ export interface SubscriptionFilter {
 }
 
 const FLAGS = ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const;
+
+const KIND_OF: Record<(typeof FLAGS)[number], Kind> = {
+  toolsListChanged: 'tools',
+  promptsListChanged: 'prompts',
+  resourcesListChanged: 'resources',
+};
 
 const NOTIFICATION: Record<SubscriptionEvent['type'], string> = {
   toolsListChanged: 'notifications/tools/list_changed',
@@ -71,16 +81,29 @@ export function listen(req: MethodContext): Promise<unknown> {
   const extraStops = [...filters]
     .filter(([key]) => granted[key] !== undefined)
     .map(([key, filter]) => filter.start(granted[key], req, meta));
+  const caller = callerOf(req.context);
+  const view = new View(server, caller);
+  const kinds = FLAGS.filter((flag) => granted[flag] === true);
+  view.take(kinds.map((flag) => KIND_OF[flag]));
   return new Promise((resolve) => {
     const stop = server.bus.subscribe((event) => {
       if (event.type === 'resourceUpdated') {
-        if (uris.has(event.uri)) req.notify(NOTIFICATION.resourceUpdated, { uri: event.uri, _meta: meta });
+        if (uris.has(event.uri) && !hiddenFrom(server, caller, event.uri))
+          req.notify(NOTIFICATION.resourceUpdated, { uri: event.uri, _meta: meta });
       } else if (granted[event.type] === true) {
-        req.notify(NOTIFICATION[event.type], { _meta: meta });
+        // Unchanged here since the last look: the change was made elsewhere (another process, or an
+        // explicit notify*Changed), and is passed on as it is.
+        const kind = KIND_OF[event.type];
+        if (view.current(kind) || view.refresh(kind)) req.notify(NOTIFICATION[event.type], { _meta: meta });
       }
+    });
+    const stopWatching = server.watchVisibility(() => {
+      for (const flag of kinds)
+        if (view.refresh(KIND_OF[flag])) req.notify(NOTIFICATION[flag], { _meta: meta });
     });
     const end = (): void => {
       stop();
+      stopWatching();
       for (const stopExtra of extraStops) stopExtra();
       stopClosing();
       resolve({ _meta: meta });

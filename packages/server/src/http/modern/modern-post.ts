@@ -5,6 +5,8 @@
 
 import { classify, Kind } from '../../core/envelope.js';
 import type { JsonRpcMessage, MessageContext } from '../../core/transport.js';
+import type { Caller } from '../../core/types.js';
+import { callerOf } from '../../core/visibility/rule.js';
 import { refuse } from '../seam/refusal.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';
@@ -19,7 +21,8 @@ import { checkModernHeaders, type HeaderParam, headerParams } from './modern-hea
  */
 export interface ModernServer {
   connect(transport: ModernExchange, options?: { ephemeral?: boolean }): Promise<unknown>;
-  readonly tools?: { get(name: string): { readonly wire?: Record<string, unknown> } | undefined };
+  /** The tool a call names, when its caller may see it (a hidden tool is as unknown as in the core). */
+  readonly tools?: { find(name: string, caller: Caller): { readonly wire?: Record<string, unknown> } | undefined };
   readonly extensions?: {
     nameParam(method: string): string | undefined;
     readonly notifications: { has(method: string): boolean };
@@ -73,7 +76,7 @@ export async function postModern(
     req,
     m as { method: string; params?: Record<string, unknown> },
     (name) => {
-      const wire = server.tools?.get(name)?.wire;
+      const wire = server.tools?.find(name, callerOf(caller))?.wire;
       if (wire === undefined) return undefined;
       let params = paramsCache.get(wire);
       if (params === undefined) {

@@ -4,10 +4,9 @@
  * find, open and restore sessions through it; `close` ends it all.
  */
 
-import type { ScopedTools } from '../../auth/scopes.js';
 import type { JsonRpcMessage, RequestId, Transport } from '../../core/transport.js';
 import { ModernCalls } from '../modern/modern-calls.js';
-import type { ModernPostOptions } from '../modern/modern-post.js';
+import type { ModernPostOptions, ModernServer } from '../modern/modern-post.js';
 import { count, type ResolvedHandlerOptions } from '../options.js';
 import { refuse, SESSION_NOT_FOUND } from '../seam/refusal.js';
 import type { EndpointRateLimiter } from '../stages/rate-limit.js';
@@ -22,17 +21,16 @@ import { SharedSessions } from './shared-sessions.js';
 import { HttpServerTransport } from './transport.js';
 
 /** What the handler needs of a server: one call that binds a transport to it as a new session. */
-export interface ConnectableServer extends ScopedTools {
+export interface ConnectableServer {
   connect(
     transport: Transport,
     options?: { allowUninitialized?: boolean; ephemeral?: boolean },
   ): Promise<unknown>;
-  /** The tools: their scopes (auth) and, in 2026-07-28, their `x-mcp-header` parameters are checked. */
-  readonly tools?: {
-    get(
-      name: string,
-    ): { readonly scopes?: readonly string[]; readonly wire?: Record<string, unknown> } | undefined;
-  };
+  /**
+   * The tools: in 2026-07-28 the `x-mcp-header` parameters of the one a call names are checked, when
+   * its caller may see it (a hidden tool is as unknown here as in the core).
+   */
+  readonly tools?: ModernServer['tools'];
   /** Tasks this process runs (a drain waits for them). */
   readonly runningTasks?: number;
   /** The server's rate limits: a single request over its limit gets 429 before its response starts. */

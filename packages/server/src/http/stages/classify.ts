@@ -1,17 +1,13 @@
 /**
  * Classify a POST body: its era (2026-07-28, or a 2025 revision with its `MCP-Protocol-Version`),
  * and in the 2025 era whether it is a batch or one request, notification or response. Refusals for
- * an unknown version or a body that is no JSON-RPC message are thrown. Then the scope check.
+ * an unknown version or a body that is no JSON-RPC message are thrown.
  */
 
-import { missingScopes } from '../../auth/scopes.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../core/protocol.js';
 import type { JsonRpcMessage } from '../../core/transport.js';
-import type { ResolvedHandlerOptions } from '../options.js';
 import { refuse } from '../seam/refusal.js';
-import type { HttpRequest, RequestView } from '../seam/view.js';
-import type { ConnectableServer } from '../sessions/host.js';
-import { scopeRefusal } from './auth.js';
+import type { RequestView } from '../seam/view.js';
 import { httpEra } from './era.js';
 import { checkProtocolVersion } from './guards.js';
 import { type Kind, messageKind } from './message-kind.js';
@@ -45,19 +41,4 @@ export function checkVersion(req: RequestView): string | undefined {
   const version = checkProtocolVersion(req, SUPPORTED_PROTOCOL_VERSIONS);
   if (typeof version === 'object') refuse(version);
   return version;
-}
-
-/** With auth: refuses (403 insufficient_scope) a message whose tool needs a scope the token lacks. */
-export function checkScopes(
-  server: ConnectableServer,
-  opts: ResolvedHandlerOptions,
-  req: HttpRequest,
-  messages: readonly unknown[],
-  auth: unknown,
-): void {
-  if (opts.auth === undefined) return;
-  for (const message of messages) {
-    const missing = missingScopes(server, message, auth);
-    if (missing !== undefined) refuse(scopeRefusal(req, opts.auth, opts.path, missing.join(' ')));
-  }
 }

@@ -11,7 +11,6 @@ import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';
 import type { Found, SessionHost } from '../sessions/host.js';
 import type { Caller } from './caller.js';
-import { checkScopes } from './classify.js';
 import type { Kind } from './message-kind.js';
 
 /** The transport one message goes to. Synchronous for a session held here (the common case). */
@@ -76,7 +75,6 @@ export async function dispatchBatch(
   if (verdict.refusal !== undefined || transport === undefined) {
     return refuse({ status: 400, code: -32600, message: verdict.refusal ?? BATCH_REFUSALS.protocol });
   }
-  checkScopes(host.server, host.opts, req, messages, caller.auth);
   const context = contextOf(req, caller, version);
   transport.acceptBatch(res, messages as JsonRpcMessage[], verdict.requestIds, context);
 }

@@ -1,7 +1,7 @@
 /**
  * The Streamable HTTP endpoint as a list of named stages over the request view and the response sink:
  * front door (path, Host/Origin, CORS, method) → authenticate → per-client admission → read body →
- * classify → scopes → rate limit → route to a session and dispatch (or the 2026-07-28 exchange). GET opens a
+ * classify → rate limit → route to a session and dispatch (or the 2026-07-28 exchange). GET opens a
  * stream, DELETE ends a session. A stage refuses by throwing; `answerFailure` is the one exit.
  */
 
@@ -11,7 +11,7 @@ import type { HttpRequest } from '../seam/view.js';
 import type { SessionHost } from '../sessions/host.js';
 import { runAuth } from './auth.js';
 import { type Caller, callerOf } from './caller.js';
-import { checkScopes, classify } from './classify.js';
+import { classify } from './classify.js';
 import { dispatch, dispatchBatch } from './dispatch.js';
 import { answerFailure } from './failure.js';
 import { type EndpointMethod, frontDoor } from './front-door.js';
@@ -44,13 +44,11 @@ async function stages(host: SessionHost, req: HttpRequest, res: ResponseSink, me
   if (!host.drain.admits(body)) host.drain.refuse();
   const route = classify(req, body);
   if (route.era === 'modern') {
-    checkScopes(host.server, host.opts, req, [body], caller.auth);
     if (host.server.rateLimiter !== undefined)
       await takeRateLimit(host.server.rateLimiter, req, body, caller);
     return postModern(host.server, req, res, body, caller, host.modern);
   }
   if (route.batch !== undefined) return dispatchBatch(host, req, res, route.batch, caller, route.version);
-  checkScopes(host.server, host.opts, req, [route.message], caller.auth);
   if (host.server.rateLimiter !== undefined)
     await takeRateLimit(host.server.rateLimiter, req, route.message, caller);
   return dispatch(host, req, res, route.message, route.kind, caller, route.version);
