@@ -106,6 +106,7 @@ export type {
   AudioContent,
   AuthInfo,
   BlobResourceContents,
+  Caller,
   ClientCapabilities,
   ContentBlock,
   CreateMessageParams,
@@ -134,6 +135,7 @@ export type {
   ToolAnnotations,
   ToolDefinition,
   ToolResult,
+  Visibility,
 } from './core/types.js';
 export type { UriVariables } from './core/uri-template.js';
 export {

@@ -6,7 +6,7 @@ import { typeOnlyExports } from './support/declared-exports.js';
 describe('public surface of @entropic-mcp/server/auth', () => {
   it('exports exactly the documented names', async () => {
     const auth = await import('@entropic-mcp/server/auth');
-    expect(Object.keys(auth).sort()).toEqual(['createBearerVerifier', 'missingScopes', 'principalOf']);
+    expect(Object.keys(auth).sort()).toEqual(['createBearerVerifier', 'principalOf']);
   });
 
   it('declares exactly these type-only names', async () => {
@@ -16,7 +16,6 @@ describe('public surface of @entropic-mcp/server/auth', () => {
       'BearerVerdict',
       'BearerVerifier',
       'BearerVerifierOptions',
-      'ScopedTools',
       'StaticToken',
       'TokenInfo',
     ]);

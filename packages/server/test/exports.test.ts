@@ -52,6 +52,7 @@ describe('public surface', () => {
       'AuthInfo',
       'Awaitable',
       'BlobResourceContents',
+      'Caller',
       'CapabilityOptions',
       'ClientCapabilities',
       'ClientContext',
@@ -146,6 +147,7 @@ describe('public surface', () => {
       'ToolStructured',
       'Transport',
       'UriVariables',
+      'Visibility',
       'WireError',
     ]);
   });

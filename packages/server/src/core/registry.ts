@@ -129,7 +129,8 @@ export class Registry<E extends Entry> {
     const sorted = this.sortedEntries();
     if (this.ruled === 0) return this.wires(sorted);
     const out: Record<string, unknown>[] = [];
-    for (const entry of sorted) if (entry.visible === undefined || entry.visible(caller)) out.push(entry.wire);
+    for (const entry of sorted)
+      if (entry.visible === undefined || entry.visible(caller)) out.push(entry.wire);
     return out;
   }
 

@@ -65,7 +65,6 @@ const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
   prompts: { type: 'promptsListChanged' },
 };
 
-
 export class McpServer implements ServerHost {
   readonly info: ServerInfo;
   readonly options: ResolvedOptions;

@@ -71,7 +71,8 @@ export function readableFor(server: Registries, caller: Caller, uri: string): Re
 /** What serves `uri` for `caller`; -32002 "Resource not found" when nothing does or it is hidden. */
 export function requireReadable(server: Registries, caller: Caller, uri: string): Readable {
   const found = readableFor(server, caller, uri);
-  if (found === undefined) throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+  if (found === undefined)
+    throw new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
   return found;
 }
 

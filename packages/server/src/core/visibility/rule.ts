@@ -13,7 +13,9 @@ export type VisibilityRule = (caller: Caller) => boolean;
 export const ANONYMOUS: Caller = Object.freeze({ auth: undefined, principal: undefined });
 
 /** The caller of a request, from the context its transport gave it. */
-export function callerOf(context: { readonly auth?: unknown; readonly principal?: string } | undefined): Caller {
+export function callerOf(
+  context: { readonly auth?: unknown; readonly principal?: string } | undefined,
+): Caller {
   if (context?.auth === undefined && context?.principal === undefined) return ANONYMOUS;
   return { auth: context.auth as AuthInfo | undefined, principal: context.principal };
 }

@@ -22,7 +22,9 @@ import { checkModernHeaders, type HeaderParam, headerParams } from './modern-hea
 export interface ModernServer {
   connect(transport: ModernExchange, options?: { ephemeral?: boolean }): Promise<unknown>;
   /** The tool a call names, when its caller may see it (a hidden tool is as unknown as in the core). */
-  readonly tools?: { find(name: string, caller: Caller): { readonly wire?: Record<string, unknown> } | undefined };
+  readonly tools?: {
+    find(name: string, caller: Caller): { readonly wire?: Record<string, unknown> } | undefined;
+  };
   readonly extensions?: {
     nameParam(method: string): string | undefined;
     readonly notifications: { has(method: string): boolean };
