@@ -29,10 +29,22 @@ export function completeResult(server: ServerCore, method: string, result: unkno
   const hint = server.options.cache[method];
   if (hint !== undefined) {
     out.ttlMs = hint.ttlMs;
-    out.cacheScope = hint.cacheScope;
+    out.cacheScope = hint.cacheScope === 'public' && perCaller(server, method) ? 'private' : hint.cacheScope;
   }
   prepared?.seal();
   return out;
+}
+
+/**
+ * Whether `method` answers differently per caller (a list some of whose items have a visibility rule):
+ * such a result is never marked `public`, so no shared cache hands one caller's list to another.
+ */
+function perCaller(server: ServerCore, method: string): boolean {
+  if (method === 'tools/list') return server.tools.filtered;
+  if (method === 'prompts/list') return server.prompts.filtered;
+  if (method === 'resources/list' || method === 'resources/templates/list' || method === 'resources/read')
+    return server.resources.filtered || server.templates.filtered;
+  return false;
 }
 
 /** Result keys as JSON strings, for the few keys results have (bounded: an odd key is quoted each time). */

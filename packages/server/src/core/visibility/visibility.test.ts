@@ -168,4 +168,17 @@ describe('visibility rules', () => {
     const notFn = { name: 'y', visible: true } as unknown as { name: string };
     expect(() => server.addPrompt(notFn, () => [])).toThrow('the visible of prompt "y" must be a function');
   });
+
+  it('a 2026-07-28 list that differs per caller is never marked public for shared caches', async () => {
+    const server = new McpServer({ name: 'c', version: '1' }, { cache: { cacheScope: 'public' } });
+    server.addTool({ name: 'open' }, () => ({ content: [] }));
+    server.addPrompt({ name: 'p' }, () => []);
+    const call = await modern(server, READER);
+    const scope = async (method: string) =>
+      ((await call(method)).result as { cacheScope?: string }).cacheScope;
+    expect(await scope('tools/list')).toBe('public');
+    server.addTool({ name: 'purge', scopes: ['admin'] }, () => ({ content: [] }));
+    expect(await scope('tools/list')).toBe('private');
+    expect(await scope('prompts/list')).toBe('public');
+  });
 });
