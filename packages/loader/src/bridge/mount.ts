@@ -87,6 +87,17 @@ function removerOf(registration: unknown): () => void {
   return typeof remove === 'function' ? () => remove.call(registration) : () => {};
 }
 
+/** The scopes `setting` gives tool `tool`: one list for all, or by tool name (`"*"`: the others). */
+function scopesOf(setting: MountOptions['scopes'], tool: string): readonly string[] | undefined {
+  if (setting === undefined) return undefined;
+  if (isList(setting)) return setting;
+  return setting[tool] ?? setting['*'];
+}
+
+function isList(value: unknown): value is readonly string[] {
+  return Array.isArray(value);
+}
+
 function register(
   server: ToolHost,
   plugin: Plugin,
@@ -97,6 +108,7 @@ function register(
   const name = toolName(plugin, tool);
   const setting = options.taskSupport;
   const taskSupport = typeof setting === 'string' ? setting : (setting?.[tool.name] ?? setting?.['*']);
+  const scopes = scopesOf(options.scopes, tool.name);
   const definition = {
     name,
     inputSchema: tool.inputSchema,
@@ -104,6 +116,7 @@ function register(
     _meta: { [PLUGIN_META_KEY]: { plugin: plugin.name, tool: tool.name } },
     ...(tool.description === undefined ? {} : { description: tool.description }),
     ...(taskSupport === undefined ? {} : { execution: { taskSupport } }),
+    ...(scopes === undefined || scopes.length === 0 ? {} : { scopes: [...scopes] }),
   };
   try {
     // Our own server writes a plugin's result text as it is; any other host gets plain strings.

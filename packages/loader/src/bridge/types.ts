@@ -12,6 +12,8 @@ export interface BridgeToolDefinition {
   outputSchema?: Record<string, unknown>;
   /** Whether its calls run as tasks (servers without tasks ignore it). */
   execution?: { taskSupport?: TaskSupport };
+  /** Scopes a caller must hold, all of them, to see and call it (servers without visibility ignore it). */
+  scopes?: readonly string[];
   _meta?: Record<string, unknown>;
 }
 
@@ -86,4 +88,9 @@ export interface MountOptions {
    * names (`"*"`: the others). A task's cancellation cancels the plugin call.
    */
   readonly taskSupport?: TaskSupport | Readonly<Record<string, TaskSupport>>;
+  /**
+   * Scopes a caller must hold to see and call the plugin's tools: one list for all of them, or by the
+   * plugin's own tool names (`"*"`: the others). A caller without them finds no such tool.
+   */
+  readonly scopes?: readonly string[] | Readonly<Record<string, readonly string[]>>;
 }
