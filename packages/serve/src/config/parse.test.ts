@@ -331,3 +331,31 @@ describe('task keys', () => {
     expect(bad(['  tools_modules: t.mjs'])).toThrow(/mcp.tools_modules must be a list/);
   });
 });
+
+describe('scopes of a plugin entry', () => {
+  it('reads a list for every tool, or a mapping by tool name', () => {
+    const text = [
+      'mcp:',
+      '  plugins:',
+      '    - path: a.so',
+      '      scopes: [read]',
+      '    - path: b.so',
+      '      scopes: { "*": [read], reset: [read, admin] }',
+    ].join('\n');
+    expect(parseServeConfig(text, FILE).plugins.map((p) => p.scopes)).toEqual([
+      ['read'],
+      { '*': ['read'], reset: ['read', 'admin'] },
+    ]);
+  });
+
+  it('names what is wrong with them', () => {
+    const bad = (line: string) => () =>
+      parseServeConfig(['mcp:', '  plugins:', '    - path: a.so', `      ${line}`].join('\n'), FILE);
+    expect(bad('scopes: admin')).toThrow(/entropic.yaml:4: mcp.plugins\[0\].scopes must be a list of scopes/);
+    expect(bad('scopes: { reset: admin }')).toThrow(/mcp.plugins\[0\].scopes.reset must be a list of scopes/);
+    expect(bad('scopes: [read, "two words"]')).toThrow(
+      /mcp.plugins\[0\].scopes\[1\] must be one scope: a non-empty string without spaces, got "two words"/,
+    );
+    expect(bad('scope: [read]')).toThrow(/has an unknown key "scope"; did you mean `scopes`/);
+  });
+});

@@ -7,6 +7,7 @@ import { closest } from '@entropic-mcp/loader/internal';
 import { contextHeaderName } from './args.js';
 import { MCP_KEYS, TABLE_READ, type TableSettings } from './option-uses.js';
 import { readSandbox } from './sandbox.js';
+import { parseScopes, type ScopesSetting } from './scopes.js';
 import { ConfigError, checkKeys, configPath, isRecord, type Path, positiveInt, Source } from './source.js';
 import {
   parseTaskLimits,
@@ -36,6 +37,7 @@ const ENTRY_KEYS = [
   'task_support',
   'sandbox',
   'max_answer_bytes',
+  'scopes',
 ];
 /**
  * The engine keeps keys of its own under `mcp` (`enable_git`, …), which serve leaves alone; a key that is a
@@ -97,6 +99,7 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     taskSupport?: PluginEntry['taskSupport'];
     sandbox?: SandboxOptions | false;
     maxAnswerBytes?: number;
+    scopes?: ScopesSetting;
   } = { path: configPath(source, `${where}.path`, raw.path === undefined ? at : [...at, 'path'], raw.path) };
   if (raw.config !== undefined) entry.config = raw.config;
   if (raw.isolation !== undefined)
@@ -117,6 +120,8 @@ function parseEntry(source: Source, index: number, raw: unknown): PluginEntry {
     const supportAt = [...at, 'task_support'];
     entry.taskSupport = parseTaskSupport(source, `${where}.task_support`, supportAt, raw.task_support);
   }
+  if (raw.scopes !== undefined)
+    entry.scopes = parseScopes(source, `${where}.scopes`, [...at, 'scopes'], raw.scopes);
   try {
     if (raw.max_answer_bytes !== undefined)
       entry.maxAnswerBytes = bytesOrZero(raw.max_answer_bytes, `${where}.max_answer_bytes`);

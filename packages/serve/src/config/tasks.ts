@@ -72,8 +72,11 @@ export function taskSupportFor(
 }
 
 /** Tool names a per-tool setting gives that are not among `tools` (`"*"` aside). */
-export function unknownTools(setting: TaskSupportSetting | undefined, tools: readonly string[]): string[] {
-  if (setting === undefined || typeof setting === 'string') return [];
+export function unknownTools(
+  setting: TaskSupportSetting | Readonly<Record<string, unknown>> | readonly unknown[] | undefined,
+  tools: readonly string[],
+): string[] {
+  if (setting === undefined || typeof setting === 'string' || Array.isArray(setting)) return [];
   return Object.keys(setting).filter((name) => name !== '*' && !tools.includes(name));
 }
 

@@ -1,6 +1,7 @@
 // Types of a serve config file and its plugin entries.
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import type { TableSettings } from './option-uses.js';
+import type { ScopesSetting } from './scopes.js';
 import type { TaskLimits, TaskSupportSetting, ToolsModuleEntry } from './tasks.js';
 
 /** One plugin to serve, with every path already absolute. */
@@ -25,6 +26,8 @@ export interface PluginEntry {
   readonly sandbox?: SandboxOptions | false;
   /** The longest answer one call may give, in bytes (`max_answer_bytes`, else `--max-answer-bytes`; 0: no limit). */
   readonly maxAnswerBytes?: number;
+  /** Scopes a caller must hold to see and call its tools (`scopes`): for all of them, or by tool name. */
+  readonly scopes?: ScopesSetting;
 }
 
 /** Per-client limits of the HTTP transport (`--max-*-per-client`, `--trusted-proxy`, or `mcp.` keys). */

@@ -105,15 +105,20 @@ function passwordOf(url: string | undefined): string | undefined {
   }
 }
 
-/** A `task_support` mapping that names a tool the plugin does not have is a mistake worth stopping for. */
-function refuseUnknownTaskTools(loaded: readonly LoadedPlugin[]): void {
+/** A `task_support` or `scopes` mapping that names a tool the plugin does not have is a mistake worth stopping for. */
+function refuseUnknownTools(loaded: readonly LoadedPlugin[]): void {
   for (const { plugin, entry } of loaded) {
     const tools = plugin.tools.map((t) => t.name);
-    const strange = unknownTools(entry.taskSupport, tools);
-    if (strange.length === 0) continue;
-    throw new UsageError(
-      `task_support of ${entry.path} names ${strange.map((t) => `"${t}"`).join(', ')}, which plugin "${plugin.name}" does not have (its tools: ${tools.join(', ')})`,
-    );
+    for (const [key, setting] of [
+      ['task_support', entry.taskSupport],
+      ['scopes', entry.scopes],
+    ] as const) {
+      const strange = unknownTools(setting, tools);
+      if (strange.length === 0) continue;
+      throw new UsageError(
+        `${key} of ${entry.path} names ${strange.map((t) => `"${t}"`).join(', ')}, which plugin "${plugin.name}" does not have (its tools: ${tools.join(', ')})`,
+      );
+    }
   }
 }
 
@@ -215,12 +220,13 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     if (clashes.length > 0) {
       throw new ToolCollisionError(`refusing to serve clashing names:\n  ${clashes.join('\n  ')}`);
     }
-    refuseUnknownTaskTools(loaded);
+    refuseUnknownTools(loaded);
     for (const { plugin, entry } of loaded) {
       if (!plugins.includes(plugin)) continue;
       try {
         const taskSupport = entry.taskSupport === undefined ? {} : { taskSupport: entry.taskSupport };
-        mountPlugin(server, plugin, { ...mountOptions, ...taskSupport });
+        const scopes = entry.scopes === undefined ? {} : { scopes: entry.scopes };
+        mountPlugin(server, plugin, { ...mountOptions, ...taskSupport, ...scopes });
       } catch (error) {
         if (!(error instanceof ToolRegistrationError) || !plan.keepGoing) throw error;
         failures.push(`${plugin.path}: ${error.code}: ${error.message}`);
