@@ -108,9 +108,9 @@ describe.each(ERAS)('visibility on %s', (_era, connect) => {
       const a = await reader(method, hidden);
       const b = await reader(method, unknown);
       // Each name appears once in its error: swap it to compare the rest byte for byte.
-      const [hiddenName, unknownName] = [JSON.stringify(hidden), JSON.stringify(unknown)].map(
-        (s) => /"(?:name|uri)":"([^"]+)"/.exec(s)?.[1] as string,
-      );
+      const nameOf = (params: object): string =>
+        /"(?:name|uri)":"([^"]+)"/.exec(JSON.stringify(params))?.[1] ?? '';
+      const [hiddenName, unknownName] = [nameOf(hidden), nameOf(unknown)];
       expect(a.error, `${method} ${JSON.stringify(hidden)}`).toBeDefined();
       const bytesA = JSON.stringify(a.error).split(hiddenName).join('NAME');
       const bytesB = JSON.stringify(b.error).split(unknownName).join('NAME');
