@@ -66,6 +66,10 @@ export class Registry<E extends Entry> {
   /** How many entries have a visibility rule (none: every caller sees the same list). */
   private ruled = 0;
   private sortedCache: E[] | undefined;
+  /** Entries added, replaced or removed since the last `takeTouched()`. */
+  private touched: E[] = [];
+  /** What the last `takeTouched()` returned: the entries of the latest announced change. */
+  lastTouched: readonly E[] = [];
 
   get size(): number {
     return this.entries.size;
@@ -86,6 +90,8 @@ export class Registry<E extends Entry> {
 
   set(key: string, entry: E): void {
     const old = this.entries.get(key);
+    if (old !== undefined) this.touched.push(old);
+    this.touched.push(entry);
     if (old?.visible !== undefined) this.ruled--;
     if (entry.visible !== undefined) this.ruled++;
     this.entries.set(key, entry);
@@ -96,6 +102,7 @@ export class Registry<E extends Entry> {
   delete(key: string, entry: E): boolean {
     if (this.entries.get(key) !== entry) return false;
     if (entry.visible !== undefined) this.ruled--;
+    this.touched.push(entry);
     this.entries.delete(key);
     this.changed();
     return true;
@@ -104,6 +111,13 @@ export class Registry<E extends Entry> {
   private changed(): void {
     this.version++;
     this.sortedCache = undefined;
+  }
+
+  /** The entries changed since the last call (kept as `lastTouched`). */
+  takeTouched(): readonly E[] {
+    this.lastTouched = this.touched;
+    this.touched = [];
+    return this.lastTouched;
   }
 
   /** The entry of `key` when `caller` may see it; a hidden entry is as absent as an unknown one. */

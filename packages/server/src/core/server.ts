@@ -57,7 +57,7 @@ import type { Transport } from './transport.js';
 import type { LogLevel, ResourceDefinition, ServerInfo, ToolDefinition } from './types.js';
 import { announce, LIST_CHANGED } from './visibility/announce.js';
 import { hiddenFrom } from './visibility/lookup.js';
-import { KINDS } from './visibility/view.js';
+import { KINDS, touchedOf } from './visibility/view.js';
 
 const BUS_EVENT: Record<Kind, SubscriptionEvent> = {
   tools: { type: 'toolsListChanged' },
@@ -347,14 +347,18 @@ export class McpServer implements ServerHost {
    * whose caller's list changed (and, through the bus, to listen streams, which check the same).
    */
   changed(kind: Kind): void {
-    if (!this.options.listChanged) return;
+    if (!this.options.listChanged) {
+      touchedOf(this, kind, true); // nobody is told: forget what changed
+      return;
+    }
     if (this.pendingChanges.size === 0) {
       queueMicrotask(() => {
         const kinds = [...this.pendingChanges];
         this.pendingChanges.clear();
         for (const k of kinds) {
+          const touched = touchedOf(this, k, true);
           this.publish(BUS_EVENT[k]);
-          if (this.live.size > 0) announce(this.live, k);
+          if (this.live.size > 0) announce(this.live, k, touched);
         }
       });
     }

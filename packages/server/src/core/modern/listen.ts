@@ -94,7 +94,8 @@ export function listen(req: MethodContext): Promise<unknown> {
         // Unchanged here since the last look: the change was made elsewhere (another process, or an
         // explicit notify*Changed), and is passed on as it is.
         const kind = KIND_OF[event.type];
-        if (view.current(kind) || view.refresh(kind)) req.notify(NOTIFICATION[event.type], { _meta: meta });
+        if (view.current(kind) || view.refresh(kind, view.lastTouched(kind)))
+          req.notify(NOTIFICATION[event.type], { _meta: meta });
       }
     });
     const stopWatching = server.watchVisibility(() => {

@@ -4,6 +4,7 @@
  */
 
 import type { Kind } from '../host.js';
+import type { Entry } from '../registry.js';
 import type { View } from './view.js';
 
 export const LIST_CHANGED: Readonly<Record<Kind, string>> = {
@@ -19,9 +20,13 @@ export interface Viewing {
   notify(method: string): void;
 }
 
-/** Send `kind`'s list_changed to each initialized session whose caller's list of it changed. */
-export function announce(sessions: Iterable<Viewing>, kind: Kind): void {
+/**
+ * Send `kind`'s list_changed to each initialized session whose caller's list of it changed, or that may
+ * see one of the `touched` entries (an item added and removed at once still counts for who could see it).
+ */
+export function announce(sessions: Iterable<Viewing>, kind: Kind, touched: readonly Entry[] = []): void {
   for (const session of sessions) {
-    if (session.client !== undefined && session.view.refresh(kind)) session.notify(LIST_CHANGED[kind]);
+    if (session.client !== undefined && session.view.refresh(kind, touched))
+      session.notify(LIST_CHANGED[kind]);
   }
 }

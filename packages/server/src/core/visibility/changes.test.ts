@@ -52,6 +52,13 @@ describe('list_changed per caller on 2025-11-25', () => {
     server.addTool({ name: 'both' }, noop);
     expect(await changes(admin)).toEqual([TOOLS]);
     expect(await changes(reader)).toEqual([TOOLS]);
+    // Added and removed in one tick: the list is as before, yet who could see the item is told.
+    server.addTool({ name: 'flash', scopes: ['admin'] }, noop).remove();
+    expect(await changes(admin)).toEqual([TOOLS]);
+    expect(await changes(reader)).toEqual([]);
+    server.addTool({ name: 'flash-all' }, noop).remove();
+    expect(await changes(admin)).toEqual([TOOLS]);
+    expect(await changes(reader)).toEqual([TOOLS]);
   });
 
   it('a new token with other scopes on the same session is a change; one with the same view is not', async () => {

@@ -5,6 +5,7 @@
  */
 
 import type { Kind } from '../host.js';
+import type { Entry } from '../registry.js';
 import type { Caller } from '../types.js';
 import type { Registries } from './lookup.js';
 import { ANONYMOUS, sameCaller } from './rule.js';
@@ -15,6 +16,17 @@ interface Seen {
   /** The registries' versions when it was taken (their sum only grows). */
   readonly version: number;
   readonly items: readonly (readonly Record<string, unknown>[])[];
+}
+
+/** The entries of `kind` changed: taken from the registries (`take`), or the latest taken. */
+export function touchedOf(server: Registries, kind: Kind, takeNow: boolean): readonly Entry[] {
+  const regs =
+    kind === 'tools'
+      ? [server.tools]
+      : kind === 'prompts'
+        ? [server.prompts]
+        : [server.resources, server.templates];
+  return regs.flatMap((reg) => (takeNow ? reg.takeTouched() : reg.lastTouched) as readonly Entry[]);
 }
 
 function versionOf(server: Registries, kind: Kind): number {
@@ -55,12 +67,21 @@ export class View {
     return this.seen.get(kind)?.version === versionOf(this.server, kind);
   }
 
-  /** Look again at `kind`: true when what the caller sees differs from before (or was never taken). */
-  refresh(kind: Kind): boolean {
+  /**
+   * Look again at `kind`: true when what the caller sees differs from before (or was never taken), or
+   * when one of the `touched` entries (added, updated or removed since) is one the caller may see.
+   */
+  refresh(kind: Kind, touched: readonly Entry[] = []): boolean {
     const before = this.seen.get(kind);
     const now = take(this.server, this.caller, kind);
     this.seen.set(kind, now);
-    return before === undefined || !same(before, now);
+    if (before === undefined || !same(before, now)) return true;
+    return touched.some((entry) => entry.visible === undefined || entry.visible(this.caller));
+  }
+
+  /** The entries of `kind` changed in the latest announced change. */
+  lastTouched(kind: Kind): readonly Entry[] {
+    return touchedOf(this.server, kind, false);
   }
 
   /**
