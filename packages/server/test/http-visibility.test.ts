@@ -5,6 +5,7 @@
  * a refreshed token on the same session.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +15,6 @@ import { bearerAuth, type HttpServerHandle, serveHttp } from '../src/http/index.
 import { McpServer, text } from '../src/index.js';
 import { envelope } from './support/modern-envelope.js';
 import { modernHeaders } from './support/modern-wire.js';
-import { waitUntil } from './support/wait.js';
 
 const ADMIN = 'admin-token-0123456789abcdef';
 const OPS_READ = 'ops-read-token-0123456789abcdef';
@@ -143,13 +143,13 @@ describe('visibility over HTTP with two bearer tokens', () => {
     // Same subject, new scopes: the session is kept, and its tool list changed.
     ops.state.token = ADMIN;
     await ops.client.ping();
-    await waitUntil(() => ops.state.changed === 1, 'list_changed after the token changed');
+    await waitFor(() => ops.state.changed === 1, 'list_changed after the token changed');
     expect(await toolNames(ops.client)).toEqual(['open', 'purge']);
 
     const adminOnly = mcp.addTool({ name: 'rotate', scopes: ['admin'] }, () => ({ content: [text('ok')] }));
-    await waitUntil(() => ops.state.changed === 2, 'list_changed for the admin-only tool');
+    await waitFor(() => ops.state.changed === 2, 'list_changed for the admin-only tool');
     const shared = mcp.addTool({ name: 'shared' }, () => ({ content: [text('ok')] }));
-    await waitUntil(
+    await waitFor(
       () => ops.state.changed === 3 && viewer.state.changed >= 1,
       'list_changed for the shared tool',
     );
