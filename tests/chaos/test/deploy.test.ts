@@ -5,10 +5,11 @@
  * lost` while every connection-wide message Redis stored is still delivered.
  */
 
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
 import { connectClient } from './support/clients.js';
-import { sleep, withDeadline } from './support/deadline.js';
+import { withDeadline } from './support/deadline.js';
 import { type LaneSpec, STANDARD_LANES } from './support/lanes.js';
 import { runScenario, type ScenarioRun } from './support/scenario.js';
 
@@ -66,8 +67,11 @@ async function bystanderThenKill({ cluster, ledger, snapshotEvents }: ScenarioRu
     }
     const payload = `probe-hang-${Date.now().toString(36)}`;
     const running = withDeadline((s) => probe.call('chaos.hang', { payload }, { signal: s }), 30_000);
-    for (let i = 0; i < 100 && servedBy(probe.tap.trace(payload)) === undefined; i++) await sleep(50);
-    await sleep(300); // its priming event reaches the client
+    await waitFor(
+      () => servedBy(probe.tap.trace(payload)) !== undefined && probe.tap.primed(payload),
+      "the probe's call to be running on a process, its priming event at the client",
+      20_000,
+    );
     const runner = cluster.scale.nodes.indexOf(cluster.scale.node(servedBy(probe.tap.trace(payload))));
     const bystander = (runner + 1) % 3;
     await snapshotEvents(); // what Redis holds now must all be delivered
@@ -77,7 +81,7 @@ async function bystanderThenKill({ cluster, ledger, snapshotEvents }: ScenarioRu
       `probe session served by ${[...spread].sort().join(', ')}; node${bystander} (a bystander) SIGTERMed: ` +
         `exit ${code} after ${Date.now() - stoppedAt} ms`,
     );
-    await sleep(1000);
+    await holdFor(1000); // the fault as planned: the SIGKILL comes 1 s after the bystander's exit
     await cluster.scale.kill(runner);
     const killedAt = Date.now();
     const settled = await running;
@@ -108,7 +112,7 @@ describe('chaos: deploys', () => {
       lanes: [...STANDARD_LANES, ...TASK_LANES],
       fault: async ({ cluster, ledger }) => {
         for (let i = 0; i < 3; i++) {
-          await sleep(1500);
+          await holdFor(1500); // the load runs on the whole cluster between two restarts
           const stoppedAt = Date.now();
           const code = await cluster.scale.terminate(i);
           const drained = Date.now() - stoppedAt;
@@ -116,7 +120,7 @@ describe('chaos: deploys', () => {
             `node${i} SIGTERMed: drained and exited (code ${code}) in ${drained} ms; back in HAProxy ${await restart(i)} ms after its start`,
           );
         }
-        await sleep(1500);
+        await holdFor(1500); // and after the last one, before the scenario judges recovery
       },
     });
     expect(ledger.failures()).toEqual([]);

@@ -4,13 +4,14 @@
  * request states, and thousands of abandoned streams.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { abandonStreams, describeRefusals } from './support/abandon.js';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
-import { sleep } from './support/deadline.js';
+import { waitUntil } from './support/deadline.js';
 import { intrude } from './support/intruder.js';
 import { STANDARD_LANES } from './support/lanes.js';
-import { runScenario, waitUntil } from './support/scenario.js';
+import { runScenario } from './support/scenario.js';
 import { establishedTo } from './support/sockets.js';
 
 let cluster: ChaosCluster;
@@ -31,7 +32,7 @@ describe('chaos: serve processes and the network', () => {
         { sdk: 'v1', era: 'legacy', kind: 'unserialisable' },
         { sdk: 'v2', era: 'modern', kind: 'unserialisable' },
       ],
-      fault: () => sleep(4000),
+      fault: () => holdFor(4000), // no fault: the load runs alone for 4 s
     });
     expect(ledger.failures()).toEqual([]);
     expect(ledger.counts().correct).toBe(ledger.counts().requests);
@@ -45,17 +46,17 @@ describe('chaos: serve processes and the network', () => {
       deadlineMs: 30_000,
       fault: async ({ cluster, ledger }) => {
         for (let round = 0; round < 4; round++) {
-          await sleep(2500);
+          await holdFor(2500); // the load runs on the whole cluster between two kills
           const i = round % 3;
           await cluster.scale.kill(i);
-          await sleep(1000);
+          await holdFor(1000); // the fault held: the node stays down 1 s before it is started again
           const started = Date.now();
           await cluster.scale.restart(i);
           ledger.fact(
             `node${i} SIGKILLed; started again after 1 s, listening ${Date.now() - started} ms later`,
           );
         }
-        await sleep(2000);
+        await holdFor(2000); // the load runs on after the last restart, before recovery is judged
       },
     });
     expect(ledger.failures()).toEqual([]);

@@ -4,9 +4,9 @@
  * started again empty.
  */
 
+import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
-import { sleep } from './support/deadline.js';
 import { runScenario, type ScenarioRun } from './support/scenario.js';
 import { askStaleSessions, pinSessions, useNewSession } from './support/stale-sessions.js';
 
@@ -26,36 +26,51 @@ afterAll(async () => {
 const STALL_DEADLINE_MS = 8000;
 
 async function freeze(run: { cluster: ChaosCluster; ledger: { fact(t: string): void } }, ms: number) {
-  await sleep(1000);
+  await holdFor(1000); // the load runs before the fault
   const redis = run.cluster.scale.redis;
   const started = Date.now();
   redis.pause();
   try {
-    await sleep(ms);
+    await holdFor(ms); // the fault held: Redis stays frozen for `ms`
   } finally {
     redis.resume();
   }
   run.ledger.fact(`redis-server stopped (SIGSTOP) for ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** How many serve processes hold a connection to redis-server (named `entropic-mcp-<pid>`); 0 when it does not answer. */
+async function servesConnected(run: ScenarioRun): Promise<number> {
+  try {
+    const list = String(await run.cluster.redis.call('CLIENT', 'LIST'));
+    return new Set(list.match(/\bname=entropic-mcp-\d+\b/g) ?? []).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** SIGKILL redis-server, then start an empty one on its port (no persistence, as in the tests). */
 async function restartEmpty(run: ScenarioRun): Promise<void> {
-  await sleep(1500);
+  await holdFor(1500); // the load runs before the fault
   const pinned = await pinSessions(run);
   await run.snapshotEvents(); // what Redis acknowledged, before it is gone
   const redis = run.cluster.scale.redis;
   await redis.kill(true);
   const killed = Date.now();
-  await sleep(1000);
+  await holdFor(1000); // the fault held: no Redis for 1 s
   await redis.restart();
   run.ledger.fact(
     `redis-server SIGKILLed; an empty one listening on its port ${((Date.now() - killed) / 1000).toFixed(1)} s later`,
   );
-  await sleep(1500); // the serve processes reconnect (100 ms growing to 1 s between attempts)
+  // The serve processes reconnect (100 ms growing to 1 s between attempts); each names its connections.
+  await waitFor(
+    async () => (await servesConnected(run)) >= run.cluster.scale.nodes.length,
+    'every serve process connected to the new redis-server',
+    20_000,
+  );
   await askStaleSessions(run, pinned);
   for (let round = 0; round < 6; round++) {
     await useNewSession(run, round);
-    await sleep(1000);
+    await holdFor(1000); // the probe's pace: one new session a second
   }
 }
 

@@ -8,9 +8,9 @@
 import { faketimeEnv } from '@entropic-mcp/test-kit/faketime';
 import { type Refusal, refuseWrites } from '@entropic-mcp/test-kit/refuse-writes';
 import { TASK_TOOLS } from '@entropic-mcp/test-kit/serve-process';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChaosCluster, startChaosCluster } from './support/chaos-cluster.js';
-import { sleep } from './support/deadline.js';
 import { runScenario, type ScenarioRun } from './support/scenario.js';
 import { NEW_SESSION_LANE, probeNewSessions, probeSkewedTasks, TASK_LANE } from './support/write-probes.js';
 
@@ -20,7 +20,7 @@ const TASK_TTL_MS = 300_000;
 
 /** Redis refuses writes (`kind`) for REFUSAL_MS while new sessions are tried through HAProxy. */
 async function refuse(run: ScenarioRun, kind: Refusal): Promise<void> {
-  await sleep(1000);
+  await holdFor(1000); // the load runs before the fault
   const refusal = await refuseWrites(run.cluster.scale.redis, kind);
   const started = Date.now();
   try {

@@ -7,6 +7,7 @@
  * refuses a task answer), see modern-task.ts.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2Transport,
@@ -18,7 +19,6 @@ import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { sleep } from './deadline.js';
 import { modernTask } from './modern-task.js';
 import { Tap } from './tap.js';
 
@@ -79,7 +79,7 @@ function requestOptions({ signal, onprogress }: CallOptions) {
 
 /** What the elicitation handler answers: the name for the question, after the user's delay. */
 async function answerFor(message: string, delayMs = 0) {
-  await sleep(delayMs);
+  await holdFor(delayMs); // the user's think time, part of the load
   return { action: 'accept' as const, content: { name: nameFor(message) } };
 }
 

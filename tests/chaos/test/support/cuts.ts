@@ -4,8 +4,9 @@
  * `silent`, taking the modes in turn. What was cut is noted in the ledger and returned.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import type { ConnectionView, CutMode } from './cut-proxy.js';
-import { sleep } from './deadline.js';
+import { waitUntil } from './deadline.js';
 import type { Entry } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';
 
@@ -35,17 +36,18 @@ export async function cutRepeatedly(run: ScenarioRun, plan: CutPlan): Promise<Cu
   const tally: CutTally = new Map();
   for (let round = 0; round < plan.rounds; round++) {
     const roundEnds = Date.now() + plan.everyMs;
-    await sleep(plan.everyMs / 2);
+    // The load runs uncut for the round's first half: the rounds are paced, not waiting for anything.
+    await holdFor(plan.everyMs / 2);
     const target = plan.targets[round % plan.targets.length] as CutTarget;
     const mode = plan.modes[Math.floor(round / plan.targets.length) % plan.modes.length] as CutMode;
     // Cut as soon as such a stream is open, within the round's second half.
     let cut = 0;
-    while (cut === 0 && Date.now() < roundEnds) {
+    await waitUntil(() => {
       cut = run.cluster.proxy.cut({ mode, match: MATCH[target] });
-      if (cut === 0) await sleep(20);
-    }
+      return cut > 0;
+    }, roundEnds - Date.now());
     tally.set(`${target} ${mode}`, (tally.get(`${target} ${mode}`) ?? 0) + cut);
-    await sleep(roundEnds - Date.now());
+    await holdFor(Math.max(0, roundEnds - Date.now())); // the rest of the round, so that rounds keep their pace
   }
   const made = [...tally].map(([what, n]) => `${n} × ${what}`).join(', ');
   run.ledger.fact(`${plan.rounds} rounds of cuts, ${plan.everyMs} ms apart, connections cut: ${made}`);

@@ -1,7 +1,10 @@
 /**
  * How one request of the load ends, within its deadline: a value, an error (described in a form that
- * groups alike errors), or nothing (hung; the request is then aborted so the client lets go of it).
+ * groups alike errors), or nothing (hung; the request is then aborted so the client lets go of it);
+ * and how the harness waits, with a deadline, for a condition whose failure it books itself.
  */
+
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 
 /** How a request ended, and after how long (ms). */
 export type Settled<T> = (
@@ -56,4 +59,26 @@ export function describeError(error: unknown): string {
     .slice(0, 160);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Wait for `check` for at most `ms` (the test kit's `waitFor`); true when it held, false when the deadline
+ * passed first. For the harness's waits whose failure is judged by the caller (a ledger problem, a round
+ * with nothing to cut), not thrown.
+ */
+export async function waitUntil(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  let failed: { readonly error: unknown } | undefined;
+  const guarded = async (): Promise<boolean> => {
+    try {
+      return await check();
+    } catch (error) {
+      failed = { error };
+      throw error;
+    }
+  };
+  try {
+    await waitFor(guarded, 'a condition of the chaos harness', ms);
+    return true;
+  } catch (error) {
+    if (failed !== undefined) throw error; // the check itself failed: not a deadline passed
+    return false;
+  }
+}

@@ -6,9 +6,10 @@
  * out of order, lost (stored, so acknowledged, but never delivered) or dropped (never stored).
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { type ChaosClient, connectClient, type Sdk } from './clients.js';
-import { sleep, withDeadline } from './deadline.js';
+import { waitUntil, withDeadline } from './deadline.js';
 import type { LoadEnv } from './lanes.js';
 import type { Ledger } from './ledger.js';
 import type { Tap } from './tap.js';
@@ -72,7 +73,7 @@ export class EventLane {
       this.#client ??= await this.#connect();
       const client = this.#client;
       if (client === undefined) {
-        await sleep(500);
+        await holdFor(500); // back off before connecting again (the failed attempt is booked)
         continue;
       }
       const n = this.raised++;
@@ -95,9 +96,10 @@ export class EventLane {
           this.#client = undefined;
         }
       } else ledger.record(this.name, key, 'wrong', 'notify answered without a process id');
-      // Give the event time to arrive before raising the next, so that order is meaningful.
-      for (let waited = 0; waited < 2000 && !this.received.includes(n); waited += 20) await sleep(20);
-      await sleep(this.env.paceMs);
+      // Give the event time to arrive before raising the next, so that order is meaningful; one later
+      // than 2 s is judged at the end (late, or lost).
+      await waitUntil(() => this.received.includes(n), 2000);
+      await holdFor(this.env.paceMs); // the load's pace
     }
   }
 
@@ -123,8 +125,7 @@ export class EventLane {
     this.taps.push(client.tap);
     if (client.sessionId !== undefined) this.sessions.add(client.sessionId);
     // The client opens its GET stream after `initialized`; raise nothing before it is there.
-    for (let waited = 0; waited < deadlineMs && client.tap.getStreams.length === 0; waited += 20)
-      await sleep(20);
+    await waitUntil(() => client.tap.getStreams.length > 0, deadlineMs);
     return client;
   }
 

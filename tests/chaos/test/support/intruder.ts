@@ -6,7 +6,8 @@
  */
 
 import { lastMessage, openSse, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
-import { sleep, withDeadline } from './deadline.js';
+import { holdFor, quietPeriod } from '@entropic-mcp/test-kit/wait';
+import { withDeadline } from './deadline.js';
 import type { Ledger, Outcome } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';
 
@@ -47,7 +48,8 @@ export async function intrude(run: ScenarioRun, token: string, ms: number): Prom
       (s): s is string => s !== undefined,
     );
   let round = 0;
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(20)) {
+  // The attack runs for `ms`, one round every 20 ms (pacing, not a wait for anything).
+  for (const until = Date.now() + ms; Date.now() < until; await holdFor(20)) {
     // The victims' pending elicitations, answered before their users do.
     for (const lane of lanes.filter((l) => l.spec.kind === 'ask' && l.spec.era === 'legacy')) {
       const session = lane.sessionId;
@@ -89,7 +91,8 @@ export async function intrude(run: ScenarioRun, token: string, ms: number): Prom
         headers: auth,
         ...(first?.eventId === undefined ? {} : { lastEventId: first.eventId }),
       });
-      await Promise.race([get.closed, sleep(300)]);
+      // A negative check's window: the session's events must not reach the second token within it.
+      await Promise.race([get.closed, quietPeriod(300)]);
       get.close();
       if (get.events.some((e) => e.data.includes('"logger":"chaos"')))
         return ['wrong', "the session's events were sent to the second token"];

@@ -4,8 +4,9 @@
  * lane whose session is gone (404) connects again, as the spec tells a client to.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { type ChaosClient, connectClient, type Era, type Sdk, type ToolAnswer } from './clients.js';
-import { type Settled, sleep, withDeadline } from './deadline.js';
+import { type Settled, withDeadline } from './deadline.js';
 import type { Entry, Ledger, Outcome } from './ledger.js';
 import type { Tap } from './tap.js';
 
@@ -102,9 +103,10 @@ export class Lane {
   async #run(): Promise<void> {
     while (!this.#stopped) {
       this.#client ??= await this.#connect();
-      if (this.#client === undefined) await sleep(500);
+      // A failed connect (booked) backs off before the next; requests go at the load's pace.
+      if (this.#client === undefined) await holdFor(500);
       else await this.#call(this.#client);
-      await sleep(this.env.paceMs);
+      await holdFor(this.env.paceMs);
     }
   }
 

@@ -4,6 +4,7 @@
  * request goes through the lane's tap, so its answers are read off the wire like the SDKs' are.
  */
 
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import type { ToolAnswer } from './clients.js';
 import type { Tap } from './tap.js';
 
@@ -77,7 +78,7 @@ export async function modernTask(
   let result = await request(tap, url, 'tools/call', { name, arguments: args }, name, signal);
   while (result.resultType === 'task') {
     const taskId = String(result.taskId);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await holdFor(POLL_MS); // the client's poll interval, as a 2026-07-28 client polls a task
     const task = await request(tap, url, 'tasks/get', { taskId }, taskId, signal);
     if (task.status === 'completed') result = task.result as Record<string, unknown>;
     else if (task.status === 'failed') {

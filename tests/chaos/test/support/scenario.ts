@@ -5,10 +5,11 @@
  * printed and kept for the suite's results.
  */
 
+import { quietPeriod } from '@entropic-mcp/test-kit/wait';
 import { inject } from 'vitest';
 import type { ChaosCluster } from './chaos-cluster.js';
 import type { Sdk } from './clients.js';
-import { sleep } from './deadline.js';
+import { waitUntil } from './deadline.js';
 import { EventLane, type RaiseOptions } from './event-lane.js';
 import { Lane, type LaneSpec, type LoadEnv, STANDARD_LANES } from './lanes.js';
 import { Ledger } from './ledger.js';
@@ -42,12 +43,6 @@ export interface ScenarioRun {
   readonly eventLanes: readonly EventLane[];
   /** Note what Redis holds of the event lanes' events now (before a fault that empties Redis). */
   snapshotEvents(): Promise<void>;
-}
-
-/** Wait for `check` for at most `ms`; true when it held. */
-export async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; !check(); await sleep(50)) if (Date.now() > until) return false;
-  return true;
 }
 
 export async function runScenario(
@@ -90,13 +85,15 @@ export async function runScenario(
   } finally {
     await Promise.all(all.map((lane) => lane.stop()));
   }
-  await sleep(1000); // answers already on the wire are read by the taps (a second answer is seen there)
+  // A negative check's window: a second answer to a request already answered, still on the wire, has its
+  // chance to reach the taps (where it is booked as a duplicate).
+  await quietPeriod(1000);
   // Events Redis stored that are still on their way (a cut GET stream not yet resumed, on a loaded machine) are
   // waited for; one that never comes is judged lost.
-  for (const until = Date.now() + 20_000; ; await sleep(200)) {
+  await waitUntil(async () => {
     for (const lane of eventLanes) await lane.snapshot(cluster.redis);
-    if (!eventLanes.some((lane) => lane.awaiting()) || Date.now() > until) break;
-  }
+    return !eventLanes.some((lane) => lane.awaiting());
+  }, 20_000);
   for (const lane of eventLanes) {
     lane.judge(ledger);
     await lane.close();

@@ -121,6 +121,15 @@ export class Tap {
     return this.#resumed.has(payload);
   }
 
+  /**
+   * Whether an event with an id (the priming event, or any later one) arrived on the stream that carries
+   * the answer to the call carrying `payload`.
+   */
+  primed(payload: string): boolean {
+    for (const payloads of this.#streamOf.values()) if (payloads.includes(payload)) return true;
+    return false;
+  }
+
   /** How many final answers to the request(s) carrying `payload` were seen. */
   answered(payload: string): number {
     return this.answers.get(payload) ?? 0;

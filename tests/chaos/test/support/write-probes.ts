@@ -18,7 +18,8 @@ import {
   TASKS_CLIENT,
 } from '@entropic-mcp/test-kit/raw-mcp';
 import { REFUSAL_TEXT, type Refusal } from '@entropic-mcp/test-kit/refuse-writes';
-import { sleep, withDeadline } from './deadline.js';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
+import { withDeadline } from './deadline.js';
 import type { Outcome } from './ledger.js';
 import type { ScenarioRun } from './scenario.js';
 
@@ -86,7 +87,7 @@ export async function probeNewSessions(run: ScenarioRun, kind: Refusal, until: n
   const first = run.ledger.entries.length;
   while (Date.now() < until) {
     await attempt(run, NEW_SESSION_LANE, () => newSession(run, kind));
-    await sleep(250);
+    await holdFor(250); // the probe's pace: one new session every 250 ms
   }
   const tried = run.ledger.entries.slice(first).filter((e) => e.lane === NEW_SESSION_LANE);
   const refused = tried.filter((e) => e.note.startsWith('refused')).length;
@@ -141,7 +142,7 @@ async function skewedTask(run: ScenarioRun, ttlMs: number): Promise<[Outcome, st
     const status = (polled.message?.result as { status?: string } | undefined)?.status;
     if (status === 'completed' && seen.size >= 2) break;
     if (status !== 'working' && status !== 'completed') return ['clearError', `status ${status}`];
-    await sleep(100);
+    await holdFor(100); // the client's poll interval for its task
   }
   const ttl = await run.cluster.redis.pttl(`emcp:task:${task.taskId}`);
   if (ttl > ttlMs || ttl < ttlMs - 60_000)
