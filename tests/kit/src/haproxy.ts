@@ -19,7 +19,8 @@ export interface HaproxyProcess {
  * The configuration text: one frontend, one round-robin backend whose servers are `node0`, `node1`, …
  * in the order given; every answer names the server that gave it in `X-Served-By`, and every request
  * carries its client's address in `X-Forwarded-For`. Health checks
- * every 500 ms take a killed backend out after one failure.
+ * every 500 ms take a killed backend out after one failure. `http-no-delay` passes each SSE event on as it
+ * comes, as the documented deployment does (without it progress arrives in bursts).
  */
 export function haproxyConfig(port: number, backends: readonly number[]): string {
   const servers = backends.map((p, i) => `  server node${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`);
@@ -35,6 +36,7 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
     '  retries 2',
     '  option redispatch',
     '  option forwardfor',
+    '  option http-no-delay',
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,
     '  default_backend nodes',
