@@ -12,13 +12,18 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** A `cat` child whose stdout nobody reads through libuv: the test reads its fd directly. */
+/**
+ * A `cat` child whose stdout nobody reads through libuv: the test reads its fd directly. Pausing the stream is not
+ * enough (a socket starts reading as it is made, and libuv would take the bytes on the loop's next turn), so the
+ * handle's reading is stopped too.
+ */
 function cat() {
   const child = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
   children.push(child);
   child.stdout.pause();
-  const fd = (child.stdout as unknown as { _handle: { fd: number } })._handle.fd;
-  return { child, fd };
+  const handle = (child.stdout as unknown as { _handle: { fd: number; readStop(): number } })._handle;
+  handle.readStop();
+  return { child, fd: handle.fd };
 }
 
 describe('spinRead', () => {
