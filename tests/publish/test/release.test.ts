@@ -121,9 +121,9 @@ describe('pnpm release: the first release, from the pending changesets', () => {
 
   beforeAll(() => {
     before = publishedPackages(repo);
-    // The repository's own pending changesets (none on a release commit, a few just after one), plus a minor for
-    // abi-headers and a patch for every other package, as the next release might be: each package is then
-    // released, and abi-headers on a version of its own.
+    // The repository's own pending changesets (none on a release commit, many between releases), plus a minor for
+    // abi-headers and a patch for every other package, as the next release might be: each package is then released.
+    // Whether they land on one version depends on what is pending; the second release below shows them apart.
     for (const p of before)
       changeset(
         `release-check-${p.dir.split('/').pop()}.md`,
@@ -150,9 +150,7 @@ describe('pnpm release: the first release, from the pending changesets', () => {
   it('gave each package the version its own changesets and the changesets config ask for', () => {
     expect(versions(after)).toEqual(expected);
     const released = after.filter((p) => versions(before).get(p.name) !== p.version);
-    expect(released.length).toBeGreaterThan(0);
-    // Independent versions: the packages released do not all land on one version.
-    expect(new Set(released.map((p) => p.version)).size).toBeGreaterThan(1);
+    expect(released.length).toBe(after.length);
   });
 
   it('wrote a CHANGELOG.md for each released package whose top entry is its new version', () => {
