@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastMessage, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, MODERN } from '../../server/test/support/modern-envelope.js';
@@ -178,10 +179,9 @@ describe('serve exports traces over OTLP http/protobuf', () => {
       _meta: { traceparent: `00-${trace}-00000000000000e1-01` },
     });
     const id = Buffer.from(trace, 'hex');
-    const deadline = Date.now() + 20_000;
     const arrived = () =>
       receiver.posts.slice(posts).find((p) => p.path === '/v1/traces' && p.body.includes(id));
-    while (arrived() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => arrived() !== undefined, 'the plugin span posted to /v1/traces', 20_000);
     expect(arrived()?.type).toBe('application/x-protobuf');
     expect(arrived()?.body.includes(Buffer.from('plugin.execute fx.echo'))).toBe(true);
     await stdio.close();
