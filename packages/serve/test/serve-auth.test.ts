@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,8 +88,7 @@ describe('serve with --auth-jwks and --log-format json', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       });
       expect(res.status).toBe(401);
-      const deadline = Date.now() + 20_000;
-      while (!json.stderr().includes('"auth: ') && Date.now() < deadline) await sleep(50);
+      await waitFor(() => json.stderr().includes('"auth: '), 'the refusal logged as JSON', 20_000);
       const lines = json.stderr().trim().split('\n');
       for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
       const told = lines
