@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { ECHO_PLUGIN } from '@entropic-mcp/test-kit/cluster';
 import { openLegacySession, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
+import { waitForValue } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServe, startHttp } from './support/serve-helpers.js';
 
@@ -63,16 +64,11 @@ for (const format of ['json', 'text'] as const) {
         expect(down.status).toBe(503);
         await redis.restart();
         // Serving again once Redis is back (the connections reconnect with the password).
-        const deadline = Date.now() + 30_000;
-        for (;;) {
-          try {
-            await openLegacySession(server.url);
-            break;
-          } catch (error) {
-            if (Date.now() > deadline) throw error;
-            await new Promise((r) => setTimeout(r, 200));
-          }
-        }
+        await waitForValue(
+          () => openLegacySession(server.url).catch(() => undefined),
+          'a new session once Redis is back',
+          30_000,
+        );
       } finally {
         await server.stop();
       }
