@@ -11,6 +11,7 @@ import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/clu
 import { faketimeEnv } from '@entropic-mcp/test-kit/faketime';
 import { freePort } from '@entropic-mcp/test-kit/ports';
 import { modernRequest, openLegacySession, openSse, type SseReader } from '@entropic-mcp/test-kit/raw-mcp';
+import { waitFor, waitForValue } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../redis/src/index.js';
 import { TASK_TOOLS } from './support/serve-helpers.js';
@@ -58,14 +59,6 @@ async function call(node: number, method: string, params: Record<string, unknown
   return (answer.message?.result ?? {}) as Record<string, unknown>;
 }
 
-async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ; await new Promise((r) => setTimeout(r, 50))) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-  }
-}
-
 describe('serve processes with skewed clocks on one Redis', () => {
   it('a task lives its TTL by Redis clock, whichever process made it, and says when it was made', async () => {
     for (const maker of [0, 1]) {
@@ -73,10 +66,14 @@ describe('serve processes with skewed clocks on one Redis', () => {
       const taskId = made.taskId as string;
       expect(made).toMatchObject({ resultType: 'task' });
       // Readable from the process on time, to the end and after it.
-      const done = await until(`task ${taskId} completed`, async () => {
-        const task = await call(2, 'tasks/get', { taskId });
-        return task.status === 'completed' ? task : undefined;
-      });
+      const done = await waitForValue(
+        async () => {
+          const task = await call(2, 'tasks/get', { taskId });
+          return task.status === 'completed' ? task : undefined;
+        },
+        `task ${taskId} completed`,
+        15_000,
+      );
       expect(Math.abs(Date.parse(done.createdAt as string) - Date.now())).toBeLessThan(30_000);
       const ttl = await redis.pttl(`emcp:task:${taskId}`);
       expect(ttl, `node${maker}'s task expires in ${ttl} ms`).toBeGreaterThan(TTL_MS - 30_000);
@@ -136,14 +133,18 @@ describe('serve processes with skewed clocks on one Redis', () => {
     const streams: SseReader[] = [];
     try {
       streams.push(await openSse(url(1), 'GET', session));
-      const first = await until('the first claim', async () => (await redis.hget(key, 'g')) ?? undefined);
+      const first = await waitForValue(
+        async () => (await redis.hget(key, 'g')) ?? undefined,
+        'the first claim',
+        15_000,
+      );
       streams.push(await openSse(url(0), 'GET', session));
-      const second = await until(
-        'the second claim',
+      const second = await waitForValue(
         async () => {
           const now = await redis.hget(key, 'g');
           return now !== null && now !== first ? now : undefined;
         },
+        'the second claim',
         5000,
       );
       expect(second).not.toBe(first);
@@ -153,8 +154,10 @@ describe('serve processes with skewed clocks on one Redis', () => {
   });
 
   it('each skewed process reports its skew in its log and its metrics; the one on time does not', async () => {
-    await until('the skew warnings', async () =>
-      /this process's clock is/.test(cluster.nodes[0]?.stderr() ?? '') ? true : undefined,
+    await waitFor(
+      () => /this process's clock is/.test(cluster.nodes[0]?.stderr() ?? ''),
+      'the skew warnings',
+      15_000,
     );
     expect(cluster.nodes[0]?.stderr()).toMatch(/this process's clock is (59\d|60\d)\.\d s behind Redis/);
     expect(cluster.nodes[1]?.stderr()).toMatch(/this process's clock is (59\d|60\d)\.\d s ahead of Redis/);
