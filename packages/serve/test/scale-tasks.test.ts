@@ -7,6 +7,7 @@
 
 import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
 import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
+import { waitForValue } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -55,13 +56,15 @@ function other(served: string | undefined): string {
   return found.url;
 }
 
-async function until(url: string, taskId: string, done: (task: Record<string, unknown>) => boolean) {
-  for (let i = 0; i < 400; i++) {
-    const { result } = await call(url, 'tasks/get', { taskId });
-    if (done(result)) return result;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`task ${taskId} never got there`);
+function until(url: string, taskId: string, done: (task: Record<string, unknown>) => boolean) {
+  return waitForValue(
+    async () => {
+      const { result } = await call(url, 'tasks/get', { taskId });
+      return done(result) ? result : undefined;
+    },
+    `task ${taskId} to get there`,
+    30_000,
+  );
 }
 
 describe('tasks through HAProxy and two serve processes on Redis', () => {
