@@ -8,6 +8,7 @@
 
 import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
 import { callTool, openLegacySession, rawRequest } from '@entropic-mcp/test-kit/raw-mcp';
+import { waitForValue } from '@entropic-mcp/test-kit/wait';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from './support/serve-helpers.js';
@@ -107,13 +108,12 @@ describe('serve --redis behind HAProxy: Redis stalls (SIGSTOP)', () => {
       await modern.close();
     }
     // Redis answers again: new sessions, the held one, DELETE, all without restarting serve.
-    let fresh: string | undefined;
-    for (const until = Date.now() + 30_000; fresh === undefined && Date.now() < until; ) {
-      fresh = await openLegacySession(cluster.endpoint).catch(() => undefined);
-      if (fresh === undefined) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(fresh, 'a new session within 30 s of Redis answering again').toBeDefined();
-    expect(await callsOf(fresh as string)).toEqual({ node0: 200, node1: 200 });
+    const fresh = await waitForValue(
+      () => openLegacySession(cluster.endpoint).catch(() => undefined),
+      'a new session within 30 s of Redis answering again',
+      30_000,
+    );
+    expect(await callsOf(fresh)).toEqual({ node0: 200, node1: 200 });
     expect(await callsOf(held)).toEqual({ node0: 200, node1: 200 });
     expect((await rawRequest(cluster.endpoint, 'DELETE', undefined, held)).status).toBe(200);
   });
