@@ -14,6 +14,7 @@ import {
   rawRequest,
   type SseReader,
 } from '@entropic-mcp/test-kit/raw-mcp';
+import { quietPeriod, waitForValue } from '@entropic-mcp/test-kit/wait';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
@@ -88,7 +89,8 @@ describe('serve --redis behind HAProxy: failures', () => {
     ];
     for (const lastEventId of [...hostileEventIds, `../${last}`, 'x'.repeat(500), '0-0', '.1']) {
       const reader = await openSse(cluster.endpoint, 'GET', attacker, { lastEventId });
-      await Promise.race([reader.closed, new Promise((r) => setTimeout(r, 300))]);
+      // Refused, the stream closes; else what it would leak has 300 ms to arrive.
+      await Promise.race([reader.closed, quietPeriod(300)]);
       reader.close();
       const seen = reader.events.map((e) => e.data).join('\n');
       expect({ lastEventId, status: reader.status, leaked: leaked(seen) }).toEqual({
@@ -209,13 +211,12 @@ describe('serve --redis behind HAProxy: failures', () => {
 
       // Redis comes back empty (no persistence): the processes reconnect by themselves.
       await cluster.redis.restart();
-      let fresh: string | undefined;
-      for (const until = Date.now() + 30_000; fresh === undefined && Date.now() < until; ) {
-        fresh = await openLegacySession(cluster.endpoint).catch(() => undefined);
-        if (fresh === undefined) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(fresh, 'a new session within 30 s of Redis restarting').toBeDefined();
-      await spread(fresh as string, 2);
+      const fresh = await waitForValue(
+        () => openLegacySession(cluster.endpoint).catch(() => undefined),
+        'a new session within 30 s of Redis restarting',
+        30_000,
+      );
+      await spread(fresh, 2);
       // The registry came back empty: the copy lives on where it was, elsewhere the session is gone.
       expect(await lonelyStatuses()).toEqual({ owner: 200, other: 404 });
       expect((await callTool(cluster.endpoint, held, nextId++, 'scale.pid')).status).toBe(200);
