@@ -9,8 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
+import { waitFor, waitForValue } from '@entropic-mcp/test-kit/wait';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostsAsleep } from './support/plugin-hosts.js';
 import {
   connectHttp,
   type HttpServer,
@@ -70,12 +72,14 @@ async function watch(
   taskId: string,
   until: (task: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 300; i++) {
-    const task = await modern('tasks/get', { taskId });
-    if (until(task)) return task;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`task ${taskId} did not settle`);
+  return waitForValue(
+    async () => {
+      const task = await modern('tasks/get', { taskId });
+      return until(task) ? task : undefined;
+    },
+    `task ${taskId} to settle`,
+    30_000,
+  );
 }
 
 describe('serve task_support', () => {
@@ -109,7 +113,7 @@ describe('serve task_support', () => {
       ),
     );
     const long = await modern('tools/call', { name: 'crashy.sleep', arguments: { ms: 60_000 } });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the call is inside the plugin
+    await waitFor(() => hostsAsleep(server.child.pid as number) === 1, 20_000, 'the call inside the plugin');
     expect(await modern('tasks/cancel', { taskId: long.taskId })).toMatchObject({ resultType: 'complete' });
     expect(await settle(long.taskId as string, (s) => s !== 'working')).toMatchObject({
       status: 'cancelled',
