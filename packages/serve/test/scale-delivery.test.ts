@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
 import { callTool, openLegacySession, openSse, type SseReader } from '@entropic-mcp/test-kit/raw-mcp';
+import { holdFor } from '@entropic-mcp/test-kit/wait';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -32,8 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Call scale.pid until every process has served (and so holds a copy of) the session. */
 async function spread(session: string): Promise<void> {
@@ -74,7 +73,9 @@ function connectionsTo(port: number): number {
 /** A GET with `Last-Event-ID` through HAProxy, read until it ends (or for at most 5 s). */
 async function resume(session: string, lastEventId: string): Promise<SseReader> {
   const reader = await openSse(cluster.endpoint, 'GET', session, { lastEventId });
-  await Promise.race([reader.closed, sleep(5_000)]);
+  // A replay ends by itself; a stream with nothing to replay yet is held 5 s, as a client would before
+  // coming back: the callers resume again when no answer came.
+  await Promise.race([reader.closed, holdFor(5_000)]);
   reader.close();
   return reader;
 }
@@ -121,7 +122,7 @@ async function resumeElsewhere(session: string, lastEventId: string, holder: Htt
   for (let i = 0; i < 12; i++) {
     const attempt = await openSse(cluster.endpoint, 'GET', session, { lastEventId: last });
     if (cluster.node(String(attempt.headers['x-served-by'])) !== holder) return attempt;
-    await sleep(100);
+    await holdFor(100); // pacing: a client's next attempt, not a wait for anything
     last = attempt.events.at(-1)?.id ?? last;
     attempt.close();
   }
@@ -200,9 +201,10 @@ describe('serve --redis behind HAProxy: delivery', () => {
 
   it('finds GET streams whose clients left HAProxy and lets their connections go', async () => {
     const ports = cluster.nodes.map((n) => Number(new URL(n.url).port));
-    // The streams the tests before left are let go first (a few keep-alive intervals), not counted here.
-    await sleep(4 * KEEP_ALIVE_MS);
-    const before = ports.map(connectionsTo).reduce((a, b) => a + b, 0);
+    // The streams the tests before left are let go first (within a few keep-alive intervals), not counted here.
+    const total = () => ports.map(connectionsTo).reduce((a, b) => a + b, 0);
+    await waitFor(() => total() <= 1, 60_000, 'the streams of the tests before to be let go');
+    const before = total();
     const abandoned: SseReader[] = [];
     for (let i = 0; i < 12; i++) {
       const session = await openLegacySession(cluster.endpoint);
@@ -210,7 +212,7 @@ describe('serve --redis behind HAProxy: delivery', () => {
       await waitFor(() => get.events.length > 0, 20_000, 'the priming event');
       abandoned.push(get);
     }
-    const held = () => ports.map(connectionsTo).reduce((a, b) => a + b, 0) - before;
+    const held = () => total() - before;
     expect(held()).toBeGreaterThanOrEqual(12);
     // The clients leave without DELETE. HAProxy holds its server connections until the server writes
     // (how long they stay before a keep-alive comment is written depends on the timer's phase and the
@@ -218,10 +220,8 @@ describe('serve --redis behind HAProxy: delivery', () => {
     // the wait below fails); the keep-alive writes are what finds them.
     for (const get of abandoned) get.close();
     // Within a few keep-alive intervals (or, on a loaded machine, later) every one of them is found and let go.
-    const until = Date.now() + 60_000; // generous: a loaded machine delays timers and HAProxy
-    let left = held();
-    for (; left > 1 && Date.now() < until; left = held()) await sleep(100);
-    expect(left).toBeLessThanOrEqual(1); // a health check may be connecting
+    // Generous: a loaded machine delays timers and HAProxy. At most one is left: a health check may be connecting.
+    await waitFor(() => held() <= 1, 60_000, 'the abandoned streams to be let go');
   });
 
   it('a GET stream taken over, then lost again: what the new holder wrote into it reaches the next resumption', async () => {
@@ -236,7 +236,8 @@ describe('serve --redis behind HAProxy: delivery', () => {
       cluster.node(String(first.headers['x-served-by'])),
     );
     const taker = cluster.node(String(taken.headers['x-served-by']));
-    await sleep(500); // what the taker sends at once (the replay, and its own stream's place)
+    // What the taker sends at once: the replay, and its own stream's place (an event with an id).
+    await waitFor(() => taken.events.some((e) => e.id !== undefined), 20_000, "the taker's stream place");
     // From here the client's network drops everything on this connection, silently: the taker (and
     // HAProxy) still write into it. The client keeps the last event id it got.
     const got = taken.events.length;
@@ -262,11 +263,20 @@ describe('serve --redis behind HAProxy: delivery', () => {
 
   it('a call whose process is SIGKILLed gets a JSON-RPC error naming it (SDK v2 client), not a wait forever', async () => {
     const served: string[] = [];
+    let primed = false;
     const recording: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
-      if (init?.method === 'POST' && String(init.body).includes('"scale.wait"'))
-        served.push(String(res.headers.get('x-served-by')));
-      return res;
+      if (init?.method !== 'POST' || !String(init.body).includes('"scale.wait"')) return res;
+      served.push(String(res.headers.get('x-served-by')));
+      if (res.body === null) return res;
+      // The first chunk of the call's stream is its priming event: seen here, it is on its way to the client.
+      const seen = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          primed = true;
+          out.enqueue(chunk);
+        },
+      });
+      return new Response(res.body.pipeThrough(seen), { status: res.status, headers: res.headers });
     };
     const client = new ClientV2({ name: 'lost', version: '1.0.0' });
     await client.connect(new HttpV2(new URL(cluster.endpoint), { fetch: recording }));
@@ -274,7 +284,7 @@ describe('serve --redis behind HAProxy: delivery', () => {
       const call = client.callTool({ name: 'scale.wait', arguments: {} }, { timeout: 120_000 });
       call.catch(() => {});
       await waitFor(() => served.length === 1, 20_000, 'the call to reach a process');
-      await sleep(500); // the priming event reaches the client
+      await waitFor(() => primed, 20_000, 'the priming event of the call');
       const victim = cluster.node(served[0]);
       await cluster.kill(cluster.nodes.indexOf(victim));
       const started = Date.now();
