@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('plugin faults over Streamable HTTP', () => {
   it.each(FAULTS.map((row) => [row.tool, row] as const))('%s', async (_tool, row) => {
-    await runFault(client, row, dir);
+    await runFault(client, row, dir, server.child.pid as number);
     expect(server.child.exitCode).toBeNull();
   });
 

@@ -2,8 +2,10 @@
 // of the matrix gives a clear isError result (or the right answer), other calls in flight complete, and the
 // faulty plugin serves again; a crash in one instance never fails a call running on the other. The client must
 // never see a line that is not JSON-RPC. (faults-http.test.ts runs the same matrix with one instance.)
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './support/faults-cases.js';
+import { hostsAsleep } from './support/plugin-hosts.js';
 import { connectStdio, type StdioServer, tempDir, textOf } from './support/serve-helpers.js';
 
 let server: StdioServer;
@@ -24,7 +26,7 @@ afterAll(async () => {
 
 describe('plugin faults over stdio', () => {
   it.each(FAULTS.map((row) => [row.tool, row] as const))('%s', async (_tool, row) => {
-    await runFault(server.client, row, dir);
+    await runFault(server.client, row, dir, server.pid);
     expect(clientErrors).toEqual([]);
   });
 
@@ -44,7 +46,7 @@ describe('plugin faults over stdio', () => {
     ['hang', /\[ENTROPIC_ERROR_TIMEOUT\]/],
   ])('a %s in one instance never fails the call running on the other', async (tool, error) => {
     const running = server.client.callTool({ name: 'faulty.slow', arguments: { ms: 800 } });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => hostsAsleep(server.pid) >= 1, 20_000, 'the slow call inside its instance');
     const failed = await server.client.callTool({ name: `faulty.${tool}`, arguments: {} });
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toMatch(error);

@@ -6,8 +6,10 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
+import { hostsAsleep } from './plugin-hosts.js';
 import { compileFixture, textOf } from './serve-helpers.js';
 
 export const FAULTY_SOURCE = join(
@@ -54,11 +56,21 @@ export function buildFaulty(dir: string, name: string): string {
 /**
  * One row: two slow `calm` calls in flight, the faulty call, then checks that the fault was reported
  * (or the answer is right), that the calm calls completed with their answers, and that `faulty`
- * serves again. `pluginDir` must not appear in what the client sees.
+ * serves again. `pluginDir` must not appear in what the client sees. `servePid` is the serve process.
  */
-export async function runFault(client: Client, row: FaultRow, pluginDir: string): Promise<void> {
+export async function runFault(
+  client: Client,
+  row: FaultRow,
+  pluginDir: string,
+  servePid: number,
+): Promise<void> {
+  let answered = false;
   const calm = [1, 2].map(() => client.callTool({ name: 'calm.slow', arguments: { ms: 600 } }));
-  await new Promise((r) => setTimeout(r, 100));
+  void Promise.allSettled(calm).then(() => {
+    answered = true;
+  });
+  // A calm call is running in its plugin (or, on a stalled test process, is already answered).
+  await waitFor(() => answered || hostsAsleep(servePid) >= 1, 20_000, 'a calm call inside its plugin');
   const result = await client.callTool({ name: `faulty.${row.tool}`, arguments: row.args ?? {} }, undefined, {
     timeout: 60_000,
   });

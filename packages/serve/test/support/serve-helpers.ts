@@ -34,6 +34,8 @@ export function newClient(): Client {
 
 export interface StdioServer {
   readonly client: Client;
+  /** The serve process. */
+  readonly pid: number;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -61,7 +63,7 @@ export async function connectStdio(
   } catch (error) {
     throw new Error(`could not connect over stdio: ${(error as Error).message}\nserver stderr:\n${text}`);
   }
-  return { client, stderr: () => text, close: () => client.close() };
+  return { client, pid: transport.pid as number, stderr: () => text, close: () => client.close() };
 }
 
 export async function connectHttp(url: string): Promise<Client> {
