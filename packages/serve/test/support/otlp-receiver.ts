@@ -3,6 +3,7 @@
  * 200, and keeps the spans of JSON bodies (and the raw bytes of protobuf ones) for the test to read.
  */
 import { createServer } from 'node:http';
+import { waitForValue } from '@entropic-mcp/test-kit/wait';
 
 export interface ReceivedSpan {
   readonly traceId: string;
@@ -91,16 +92,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     posts,
-    async span(match, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = spans.find(match);
-        if (found !== undefined) return found;
-        if (Date.now() > deadline)
-          throw new Error(`no such span among ${spans.map((s) => s.name).join(', ') || 'none'}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    span: (match, timeoutMs = 20_000) =>
+      waitForValue(() => spans.find(match), 'a matching span', timeoutMs).catch((error: Error) => {
+        throw new Error(`${error.message}, among ${spans.map((s) => s.name).join(', ') || 'none'}`);
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitForPort } from '@entropic-mcp/test-kit/ports';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 
 export interface PrometheusProcess {
   readonly url: string;
@@ -68,14 +69,17 @@ export async function startPrometheus(targets: readonly string[]): Promise<Prome
     url,
     value,
     async waitForValue(query, expected, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
       let last: number | undefined;
-      while (Date.now() < deadline) {
-        last = await value(query);
-        if (last === expected) return;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error(`prometheus: ${query} stayed ${String(last)}, expected ${expected}`);
+      await waitFor(
+        async () => {
+          last = await value(query);
+          return last === expected;
+        },
+        `prometheus: ${query} to be ${expected}`,
+        timeoutMs,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message} (it stayed ${String(last)})`);
+      });
     },
     stop,
   };
