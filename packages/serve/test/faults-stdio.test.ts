@@ -5,7 +5,7 @@
 import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFaulty, CALL_TIMEOUT_MS, FAULTS, runFault } from './support/faults-cases.js';
-import { hostsAsleep } from './support/plugin-hosts.js';
+import { hostsSleeping } from './support/plugin-hosts.js';
 import { connectStdio, type StdioServer, tempDir, textOf } from './support/serve-helpers.js';
 
 let server: StdioServer;
@@ -46,7 +46,7 @@ describe('plugin faults over stdio', () => {
     ['hang', /\[ENTROPIC_ERROR_TIMEOUT\]/],
   ])('a %s in one instance never fails the call running on the other', async (tool, error) => {
     const running = server.client.callTool({ name: 'faulty.slow', arguments: { ms: 800 } });
-    await waitFor(() => hostsAsleep(server.pid) >= 1, 20_000, 'the slow call inside its instance');
+    await waitFor(() => hostsSleeping(server.pid) >= 1, 20_000, 'the slow call inside its instance');
     const failed = await server.client.callTool({ name: `faulty.${tool}`, arguments: {} });
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toMatch(error);

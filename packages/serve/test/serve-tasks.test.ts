@@ -12,7 +12,7 @@ import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { waitFor, waitForValue } from '@entropic-mcp/test-kit/wait';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostsAsleep } from './support/plugin-hosts.js';
+import { hostsSleeping } from './support/plugin-hosts.js';
 import {
   connectHttp,
   type HttpServer,
@@ -113,7 +113,11 @@ describe('serve task_support', () => {
       ),
     );
     const long = await modern('tools/call', { name: 'crashy.sleep', arguments: { ms: 60_000 } });
-    await waitFor(() => hostsAsleep(server.child.pid as number) === 1, 20_000, 'the call inside the plugin');
+    await waitFor(
+      () => hostsSleeping(server.child.pid as number) === 1,
+      20_000,
+      'the call inside the plugin',
+    );
     expect(await modern('tasks/cancel', { taskId: long.taskId })).toMatchObject({ resultType: 'complete' });
     expect(await settle(long.taskId as string, (s) => s !== 'working')).toMatchObject({
       status: 'cancelled',

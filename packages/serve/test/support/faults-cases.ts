@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'vitest';
-import { hostsAsleep } from './plugin-hosts.js';
+import { hostsSleeping } from './plugin-hosts.js';
 import { compileFixture, textOf } from './serve-helpers.js';
 
 export const FAULTY_SOURCE = join(
@@ -70,7 +70,7 @@ export async function runFault(
     answered = true;
   });
   // A calm call is running in its plugin (or, on a stalled test process, is already answered).
-  await waitFor(() => answered || hostsAsleep(servePid) >= 1, 20_000, 'a calm call inside its plugin');
+  await waitFor(() => answered || hostsSleeping(servePid) >= 1, 20_000, 'a calm call inside its plugin');
   const result = await client.callTool({ name: `faulty.${row.tool}`, arguments: row.args ?? {} }, undefined, {
     timeout: 60_000,
   });

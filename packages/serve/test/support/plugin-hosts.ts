@@ -17,7 +17,7 @@ function threadSyscalls(pid: number): number[] {
 }
 
 /** How many plugin hosts (direct children) of serve process `pid` are asleep in a plugin's code. */
-export function hostsAsleep(pid: number): number {
+export function hostsSleeping(pid: number): number {
   const sleeps = SLEEP_CALLS[process.arch];
   if (sleeps === undefined) throw new Error(`no sleep system calls known for ${process.arch}`);
   return childPids(pid).filter((host) => threadSyscalls(host).some((call) => sleeps.includes(call))).length;
