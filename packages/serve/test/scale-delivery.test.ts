@@ -18,6 +18,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onFirstChunk } from './support/sdk-clients.js';
 import { type HttpServer, textOf, waitFor } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
@@ -268,15 +269,10 @@ describe('serve --redis behind HAProxy: delivery', () => {
       const res = await fetch(input, init);
       if (init?.method !== 'POST' || !String(init.body).includes('"scale.wait"')) return res;
       served.push(String(res.headers.get('x-served-by')));
-      if (res.body === null) return res;
-      // The first chunk of the call's stream is its priming event: seen here, it is on its way to the client.
-      const seen = new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, out) {
-          primed = true;
-          out.enqueue(chunk);
-        },
+      // The first chunk of the call's stream is its priming event, on its way to the client.
+      return onFirstChunk(res, () => {
+        primed = true;
       });
-      return new Response(res.body.pipeThrough(seen), { status: res.status, headers: res.headers });
     };
     const client = new ClientV2({ name: 'lost', version: '1.0.0' });
     await client.connect(new HttpV2(new URL(cluster.endpoint), { fetch: recording }));

@@ -27,6 +27,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLIENT_KINDS,
   connectClient,
+  onFirstChunk,
   recordingFetch,
   type ServedBy,
   settleWithin,
@@ -44,7 +45,6 @@ const LOST_ON_DEATH = /Request lost: the server process that was serving it \(.+
 
 let cluster: ScaleCluster;
 let ids = 100;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   cluster = await startScaleCluster(3, {
@@ -327,10 +327,14 @@ describe('graceful stops behind HAProxy on Redis', () => {
 
     // An SDK v1 client whose session every process served, with a call running on one of them.
     const served: ServedBy = new Map();
+    const primed = new Set<string>(); // the calls whose priming event came
+    const record = recordingFetch(served);
+    const recording: typeof fetch = async (input, init) => {
+      const res = await record(input, init);
+      return String(init?.body).includes('"running"') ? onFirstChunk(res, () => primed.add('running')) : res;
+    };
     const client = new Client({ name: 'deploy-bystander', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(cluster.endpoint), { fetch: recordingFetch(served) }),
-    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(cluster.endpoint), { fetch: recording }));
     try {
       for (let i = 0; i < 12; i++)
         await client.callTool({ name: 'scale.pid', arguments: { tag: `spread-${i}` } });
@@ -344,7 +348,7 @@ describe('graceful stops behind HAProxy on Redis', () => {
       );
       running.catch(() => {});
       await waitFor(() => served.has('running'), 10_000, 'the call to reach a process');
-      await sleep(300); // its priming event reaches the client
+      await waitFor(() => primed.has('running'), 20_000, 'the priming event of the running call');
       const runner = indexOf(served.get('running'));
       const bystander = [0, 1, 2].find((i) => i !== runner && i !== indexOf(holder)) as number;
       expect(await cluster.terminate(bystander)).toBe(0);

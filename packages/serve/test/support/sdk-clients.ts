@@ -45,6 +45,21 @@ export function recordingFetch(served: ServedBy): typeof fetch {
   };
 }
 
+/**
+ * `res` with `seen` called when the first chunk of its body passes to the client: on a call's SSE answer,
+ * that chunk is the priming event (the id a client resumes from).
+ */
+export function onFirstChunk(res: Response, seen: () => void): Response {
+  if (res.body === null) return res;
+  const watch = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, out) {
+      seen();
+      out.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(watch), { status: res.status, headers: res.headers });
+}
+
 export async function connectClient(
   kind: ClientKind,
   endpoint: string,
