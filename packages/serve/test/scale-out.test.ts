@@ -17,6 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordingFetch, type ServedBy } from './support/sdk-clients.js';
 import { CLI, type HttpServer, runServe, startHttp, textOf, waitFor } from './support/serve-helpers.js';
 
 const TOOLS = SCALE_TOOLS;
@@ -39,7 +40,10 @@ describe('serve --redis behind HAProxy', () => {
       action: 'accept',
       content: { name: 'Ada' },
     }));
-    const transport = new StreamableHTTPClientTransport(new URL(cluster.endpoint));
+    const served: ServedBy = new Map();
+    const transport = new StreamableHTTPClientTransport(new URL(cluster.endpoint), {
+      fetch: recordingFetch(served),
+    });
     await client.connect(transport);
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -60,8 +64,10 @@ describe('serve --redis behind HAProxy', () => {
       expect(textOf(await client.callTool({ name: 'scale.big' })).length).toBe(5 * 1024 * 1024);
 
       const aborter = new AbortController();
-      const hung = client.callTool({ name: 'scale.wait' }, CallToolResultSchema, { signal: aborter.signal });
-      await new Promise((r) => setTimeout(r, 300));
+      const hung = client.callTool({ name: 'scale.wait', arguments: { tag: 'hung' } }, CallToolResultSchema, {
+        signal: aborter.signal,
+      });
+      await waitFor(() => served.has('hung'), 20_000, 'the call to reach a process');
       aborter.abort('enough');
       await expect(hung).rejects.toThrow();
       // The cancellation reached the process running the call, whichever the notification landed on.
