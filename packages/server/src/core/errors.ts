@@ -83,6 +83,11 @@ export class LocalError extends McpServerError<LocalErrorCode> {
   override readonly name = 'LocalError';
 }
 
+/** Throws `CAPABILITY_NOT_DECLARED` with `message` unless `declared`: an API used without the capability it needs. */
+export function requireCapability(declared: boolean | undefined, message: string): void {
+  if (!declared) throw new LocalError('CAPABILITY_NOT_DECLARED', message);
+}
+
 /** Thrown from a tool handler: the call ran and failed; the client sees `isError: true` and the message. */
 export class ToolError extends McpServerError<'TOOL_ERROR'> {
   override readonly name = 'ToolError';

@@ -5,7 +5,7 @@
  */
 
 import { declaredCapabilities } from './declared.js';
-import { LocalError } from './errors.js';
+import { LocalError, requireCapability } from './errors.js';
 import { addMethodTo, addNotificationTo } from './extensions/methods.js';
 import { ExtensionRegistry } from './extensions/registry.js';
 import type {
@@ -316,12 +316,7 @@ export class McpServer implements ServerHost {
 
   /** `notifications/resources/updated` to the sessions subscribed to `uri` (none: nothing is sent). */
   notifyResourceUpdated(uri: string): void {
-    if (!this.options.subscribe) {
-      throw new LocalError(
-        'CAPABILITY_NOT_DECLARED',
-        'notifyResourceUpdated needs capabilities.subscribe: true',
-      );
-    }
+    requireCapability(this.options.subscribe, 'notifyResourceUpdated needs capabilities.subscribe: true');
     this.publish({ type: 'resourceUpdated', uri });
     for (const session of this.live) {
       if (session.subscriptions.has(uri) && !hiddenFrom(this, session.view.caller, uri))
@@ -331,12 +326,7 @@ export class McpServer implements ServerHost {
 
   /** `notifications/message` to every session whose `logging/setLevel` floor lets `level` through. */
   log(level: LogLevel, logger: string | undefined, data: unknown): void {
-    if (!this.options.logging) {
-      throw new LocalError(
-        'CAPABILITY_NOT_DECLARED',
-        'server.log needs capabilities.logging (it is on by default)',
-      );
-    }
+    requireCapability(this.options.logging, 'server.log needs capabilities.logging (it is on by default)');
     const payload = this.options.redactLogs ? redact(data) : data;
     for (const session of this.live)
       if (session.client !== undefined) session.emitLog(level, logger, payload);
@@ -366,12 +356,7 @@ export class McpServer implements ServerHost {
   }
 
   private requireListChanged(): void {
-    if (!this.options.listChanged) {
-      throw new LocalError(
-        'CAPABILITY_NOT_DECLARED',
-        'list_changed notifications need capabilities.listChanged',
-      );
-    }
+    requireCapability(this.options.listChanged, 'list_changed notifications need capabilities.listChanged');
   }
 
   /** Tasks this process runs now (their handlers have not ended), in both eras. */
