@@ -26,7 +26,7 @@ export type {
   RequestContext,
   RequestHook,
   RequestOutcome,
-} from './core/extensions/types.js';
+} from './core/extension-types.js';
 export type {
   Awaitable,
   Completer,

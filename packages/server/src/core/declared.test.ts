@@ -5,7 +5,7 @@ import { modernPeer } from '../../test/support/modern.js';
 import type { Message } from '../../test/support/peer.js';
 import { text } from './content.js';
 import { builtinMethods } from './methods/index.js';
-import { modernMethods } from './modern/methods.js';
+import { modernMethods } from './methods/modern.js';
 import { McpServer } from './server.js';
 
 /** Every method that needs a capability, with params that would be served if it were declared. */

@@ -5,7 +5,7 @@
  */
 
 import type { Capability } from './declared.js';
-import type { NotificationContext, RequestHook } from './extensions/types.js';
+import type { NotificationContext, RequestHook } from './extension-types.js';
 import type { Era, HandlerContext, InputRequest, PeerRequestOptions, RequestId } from './handler-types.js';
 import type { Layer } from './middleware/chain.js';
 import type { StateSealer } from './modern/sealer.js';

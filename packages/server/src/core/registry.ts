@@ -19,7 +19,9 @@ import type { TaskSupport } from './tasks/types.js';
 import type { Check } from './tool-schema.js';
 import type { Caller, ResourceDefinition, ToolDefinition } from './types.js';
 import type { UriTemplate } from './uri-template.js';
-import type { VisibilityRule } from './visibility/rule.js';
+
+/** The compiled rule of one registration: true when `caller` may see the item (made by visibility/rule.ts). */
+export type VisibilityRule = (caller: Caller) => boolean;
 
 /** What every entry holds: its wire descriptor and who may see it (undefined: everyone). */
 export interface Entry {

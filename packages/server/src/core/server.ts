@@ -6,15 +6,15 @@
 
 import { declaredCapabilities } from './declared.js';
 import { LocalError, requireCapability } from './errors.js';
-import { addMethodTo, addNotificationTo } from './extensions/methods.js';
-import { ExtensionRegistry } from './extensions/registry.js';
 import type {
   MethodDefinition,
   MethodHandler,
   NotificationDefinition,
   NotificationHandler,
   RequestHook,
-} from './extensions/types.js';
+} from './extension-types.js';
+import { addMethodTo, addNotificationTo } from './extensions/methods.js';
+import { ExtensionRegistry } from './extensions/registry.js';
 import type {
   Era,
   PromptDefinition,
@@ -28,8 +28,10 @@ import type {
 import type { Kind, MethodSpec, ServerHost } from './host.js';
 import { redact } from './logging.js';
 import { builtinMethods } from './methods/index.js';
+import { modernMethods } from './methods/modern.js';
+import { taskIdsFilter } from './methods/tasks/listen.js';
+import { addTaskMethods } from './methods/tasks/methods.js';
 import type { Middleware, MiddlewareMatch, ToolMatch } from './middleware/types.js';
-import { modernMethods } from './modern/methods.js';
 import { StateSealer } from './modern/sealer.js';
 import { type ResolvedOptions, resolveOptions, type ServerOptions } from './options.js';
 import { RateLimiter } from './rate-limit/limiter.js';
@@ -46,8 +48,6 @@ import { Scheduler } from './scheduler.js';
 import type { SchemaCandidate, SchemaChecked, ToolSchema } from './schema-types.js';
 import { type ConnectOptions, type Session, SessionImpl } from './session.js';
 import { InMemorySubscriptionBus, type SubscriptionBus, type SubscriptionEvent } from './subscription-bus.js';
-import { taskIdsFilter } from './tasks/listen.js';
-import { addTaskMethods } from './tasks/methods.js';
 import { resolveTaskOptions, Tasks } from './tasks/service.js';
 import type { ResolvedTaskOptions } from './tasks/types.js';
 import { TASKS_EXTENSION } from './tasks/views.js';

@@ -5,8 +5,8 @@ import * as z from 'zod';
 import { initializedPeer } from '../../../test/support/in-memory.js';
 import { modernPeer } from '../../../test/support/modern.js';
 import { LocalError, McpError } from '../errors.js';
+import type { RequestOutcome } from '../extension-types.js';
 import { McpServer } from '../server.js';
-import type { RequestOutcome } from './types.js';
 
 const EXT = 'com.example/search';
 

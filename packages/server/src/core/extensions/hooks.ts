@@ -3,7 +3,7 @@
  * see middleware/chain.ts). No hook, no cost.
  */
 
-import type { RequestContext, RequestHook, RequestOutcome } from './types.js';
+import type { RequestContext, RequestHook, RequestOutcome } from '../extension-types.js';
 
 /** Tell every `after` hook how the request ended; a hook that throws is skipped. */
 export function runAfter(

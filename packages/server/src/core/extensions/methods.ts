@@ -5,6 +5,13 @@
  */
 
 import { LocalError } from '../errors.js';
+import type {
+  MethodDefinition,
+  MethodHandler,
+  NotificationContext,
+  NotificationDefinition,
+  NotificationHandler,
+} from '../extension-types.js';
 import type { Era, Registration } from '../handler-types.js';
 import type { MethodContext, MethodRun, MethodSpec, NotificationEntry, ServerHost } from '../host.js';
 import { isThenable } from '../later.js';
@@ -13,14 +20,6 @@ import { requireFunction } from '../registrations.js';
 import type { ToolSchema } from '../schema-types.js';
 import { Accepted, type CompiledToolSchema, compileOptionalSchema, type Verdict } from '../tool-schema.js';
 import { missingExtension } from './client.js';
-
-import type {
-  MethodDefinition,
-  MethodHandler,
-  NotificationContext,
-  NotificationDefinition,
-  NotificationHandler,
-} from './types.js';
 
 const ERAS: readonly Era[] = ['legacy', 'modern'];
 /** Notifications the core handles itself. */

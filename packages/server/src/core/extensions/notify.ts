@@ -4,6 +4,7 @@
  * not accepted in, params that do not match) or a failing handler is reported, never sent.
  */
 
+import type { NotificationContext } from '../extension-types.js';
 import type { Era } from '../handler-types.js';
 import type { NotificationEntry } from '../host.js';
 import { isThenable } from '../later.js';
@@ -11,8 +12,6 @@ import { readEnvelope } from '../modern/envelope.js';
 import type { ClientContext } from '../protocol.js';
 import type { MessageContext } from '../transport.js';
 import { clientExtension } from './client.js';
-
-import type { NotificationContext } from './types.js';
 
 function headerOf(context: MessageContext | undefined, name: string): string | undefined {
   const value = context?.headers?.[name.toLowerCase()];

@@ -6,10 +6,10 @@
  */
 
 import { LocalError } from '../errors.js';
+import type { RequestHook } from '../extension-types.js';
 import type { Extensions, ListenFilter, NotificationEntry } from '../host.js';
 import { hookLayer, type Layer, layerOf } from '../middleware/chain.js';
 import type { MiddlewareMatch } from '../middleware/types.js';
-import type { RequestHook } from './types.js';
 
 /** Extension ids: a reverse-DNS-like prefix, a slash, and a name (as `_meta` keys are named). */
 const EXTENSION_ID = /^[A-Za-z0-9][A-Za-z0-9.-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -6,10 +6,10 @@ import { isThenable, Later, type LaterListener } from '../later.js';
 import { invalidParams } from '../params.js';
 import { toolInputErrorsAsResults } from '../protocol.js';
 import type { ToolEntry } from '../registry.js';
-import { startTask, taskMode } from '../tasks/decide.js';
 import { Accepted, type Verdict } from '../tool-schema.js';
 import type { ToolResult } from '../types.js';
 import { toolFor } from '../visibility/lookup.js';
+import { startTask, taskMode } from './tasks/decide.js';
 
 export function callTool(req: MethodContext): unknown {
   const params = req.params;

@@ -5,7 +5,7 @@
  */
 
 import { LocalError } from '../errors.js';
-import type { RequestHook } from '../extensions/types.js';
+import type { RequestHook } from '../extension-types.js';
 import { isThenable } from '../later.js';
 import type { Middleware, MiddlewareContext, MiddlewareMatch } from './types.js';
 

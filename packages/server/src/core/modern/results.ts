@@ -4,18 +4,31 @@
  */
 
 import { ErrorCode, McpError } from '../errors.js';
-import type { ServerCore } from '../host.js';
 import { PreparedJson } from '../raw-json.js';
+import type { ResolvedCache } from './cache.js';
 import { META_SERVER_INFO } from './envelope.js';
 
 export type { CacheHint, CacheOptions, CacheScope, ResolvedCache } from './cache.js';
+
+/**
+ * What a result reads of its server (the server's core view has all of it): its identity, the caching
+ * hints, and which lists hold items some callers may not see.
+ */
+export interface ResultSource {
+  readonly wireInfo: Record<string, unknown>;
+  readonly options: { readonly cache: ResolvedCache };
+  readonly tools: { readonly filtered: boolean };
+  readonly prompts: { readonly filtered: boolean };
+  readonly resources: { readonly filtered: boolean };
+  readonly templates: { readonly filtered: boolean };
+}
 
 /**
  * A complete modern result: a shallow copy of `result` with resultType, serverInfo and hints.
  * Copied key by key on purpose: `{ ...result, resultType, _meta }` made V8 keep growing its young
  * generation under load (the 2026-07-28 stdio bench server peaked at 93 MiB against 55 MiB in 2025).
  */
-export function completeResult(server: ServerCore, method: string, result: unknown): unknown {
+export function completeResult(server: ResultSource, method: string, result: unknown): unknown {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
   const r = result as Record<string, unknown>;
   // A result that keeps its fields' texts is copied into an object written from them (one copy either way).
@@ -39,7 +52,7 @@ export function completeResult(server: ServerCore, method: string, result: unkno
  * Whether `method` answers differently per caller (a list some of whose items have a visibility rule):
  * such a result is never marked `public`, so no shared cache hands one caller's list to another.
  */
-function perCaller(server: ServerCore, method: string): boolean {
+function perCaller(server: ResultSource, method: string): boolean {
   if (method === 'tools/list') return server.tools.filtered;
   if (method === 'prompts/list') return server.prompts.filtered;
   if (method === 'resources/list' || method === 'resources/templates/list' || method === 'resources/read')
@@ -109,11 +122,11 @@ class PreparedComplete extends PreparedJson {
 }
 
 /** A CreateTaskResult (tasks extension): the task, flat, with `resultType: "task"` and the server's identity. */
-export function taskCreated(server: ServerCore, task: Record<string, unknown>): Record<string, unknown> {
+export function taskCreated(server: ResultSource, task: Record<string, unknown>): Record<string, unknown> {
   return { resultType: 'task', ...task, _meta: withServerInfo(server, undefined) };
 }
 
-export function withServerInfo(server: ServerCore, meta: unknown): Record<string, unknown> {
+export function withServerInfo(server: ResultSource, meta: unknown): Record<string, unknown> {
   const out = typeof meta === 'object' && meta !== null ? copyOf(meta as Record<string, unknown>) : {};
   out[META_SERVER_INFO] = server.wireInfo;
   return out;

@@ -4,10 +4,8 @@
  */
 
 import { LocalError } from '../errors.js';
+import type { VisibilityRule } from '../registry.js';
 import type { AuthInfo, Caller, Visibility } from '../types.js';
-
-/** The compiled rule of one registration: true when `caller` may see the item. */
-export type VisibilityRule = (caller: Caller) => boolean;
 
 /** The caller of stdio, in-memory and unauthenticated HTTP connections. */
 export const ANONYMOUS: Caller = Object.freeze({ auth: undefined, principal: undefined });

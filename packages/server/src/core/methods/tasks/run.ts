@@ -6,21 +6,21 @@
  * answers given through any process sharing the store.
  */
 
-import { ErrorCode, LocalError, McpError, unavailable, type WireError } from '../errors.js';
-import type { InputRequest, PeerRequestOptions, RequestId } from '../handler-types.js';
-import type { ConnectionCore, MethodContext, Served } from '../host.js';
-import { levelRank, redact } from '../logging.js';
-import { missingCapability } from '../modern/input.js';
-import { taskCreated } from '../modern/results.js';
-import type { ClientContext } from '../protocol.js';
-import { unserialisable } from '../replies.js';
-import type { TaskTrace } from '../telemetry/server-telemetry.js';
-import type { JsonRpcMessage } from '../transport.js';
-import type { LogLevel } from '../types.js';
-import { expiresAt, isTerminal, type TaskChange } from './model.js';
-import type { Tasks } from './service.js';
-import type { StoredTask } from './types.js';
-import { legacyStatus, legacyTask, modernTask, withRelatedTask } from './views.js';
+import { ErrorCode, LocalError, McpError, unavailable, type WireError } from '../../errors.js';
+import type { InputRequest, PeerRequestOptions, RequestId } from '../../handler-types.js';
+import type { ConnectionCore, MethodContext, Served } from '../../host.js';
+import { levelRank, redact } from '../../logging.js';
+import { missingCapability } from '../../modern/input.js';
+import { taskCreated } from '../../modern/results.js';
+import type { ClientContext } from '../../protocol.js';
+import { unserialisable } from '../../replies.js';
+import { expiresAt, isTerminal, type TaskChange } from '../../tasks/model.js';
+import type { Tasks } from '../../tasks/service.js';
+import type { StoredTask } from '../../tasks/types.js';
+import { legacyStatus, legacyTask, modernTask, withRelatedTask } from '../../tasks/views.js';
+import type { TaskTrace } from '../../telemetry/server-telemetry.js';
+import type { JsonRpcMessage } from '../../transport.js';
+import type { LogLevel } from '../../types.js';
 
 /** How often a running task re-reads itself, in case a change notice was lost on the way. */
 const POLL_MS = 2000;

@@ -4,15 +4,15 @@
  * and the context fixed at initialize. The answer is the request ready to start, or the error refusing it.
  */
 
-import { requireDeclared } from './declared.js';
-import { ErrorCode, toWireError, type WireError } from './errors.js';
-import type { RequestId } from './handler-types.js';
-import type { Batch, ConnectionCore, ServerHost } from './host.js';
-import { ModernRequest } from './modern/request.js';
-import { isModernRequest, pinsModern, routeModern } from './modern/route.js';
-import { type ClientContext, PRE_INIT, uninitializedClient } from './protocol.js';
+import { requireDeclared } from '../declared.js';
+import { ErrorCode, toWireError, type WireError } from '../errors.js';
+import type { RequestId } from '../handler-types.js';
+import type { Batch, ConnectionCore, ServerHost } from '../host.js';
+import { type ClientContext, PRE_INIT, uninitializedClient } from '../protocol.js';
+import type { MessageContext } from '../transport.js';
+import { ModernRequest } from './modern.js';
+import { isModernRequest, pinsModern, routeModern } from './modern-route.js';
 import { RequestState } from './request.js';
-import type { MessageContext } from './transport.js';
 
 /** What routing reads (and, for the era, sets) of the connection a request came in on. */
 export interface RoutingConnection extends ConnectionCore {

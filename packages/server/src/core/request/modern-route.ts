@@ -6,6 +6,7 @@
 import { requireDeclared } from '../declared.js';
 import { ErrorCode, McpError } from '../errors.js';
 import type { MethodSpec, ServerHost } from '../host.js';
+import { REMOVED_METHODS } from '../methods/modern.js';
 import {
   envelopeVersion,
   isEnveloped,
@@ -14,8 +15,7 @@ import {
   type ModernClient,
   readEnvelope,
   unsupportedVersion,
-} from './envelope.js';
-import { REMOVED_METHODS } from './methods.js';
+} from '../modern/envelope.js';
 
 /** Whether a request on a connection not pinned to either era is served in the modern era. */
 export function isModernRequest(method: string, params: unknown): boolean {

@@ -7,7 +7,9 @@
 import { LocalError } from '../errors.js';
 import type { Era, InputRequest, InputRequests, InputResults, PeerRequestOptions } from '../handler-types.js';
 import { levelRank, redact } from '../logging.js';
-import { RequestState } from '../request.js';
+import type { ModernClient } from '../modern/envelope.js';
+import { INPUT_METHODS, InputBroker, InputRequired, readInputResponses } from '../modern/input.js';
+import { completeResult, modernError, withServerInfo } from '../modern/results.js';
 import type {
   CreateMessageParams,
   CreateMessageResult,
@@ -16,9 +18,7 @@ import type {
   LogLevel,
   Root,
 } from '../types.js';
-import type { ModernClient } from './envelope.js';
-import { INPUT_METHODS, InputBroker, InputRequired, readInputResponses } from './input.js';
-import { completeResult, modernError, withServerInfo } from './results.js';
+import { RequestState } from './request.js';
 
 export class ModernRequest extends RequestState {
   override readonly era: Era = 'modern';

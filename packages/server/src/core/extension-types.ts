@@ -3,10 +3,10 @@
  * server declares under `capabilities.extensions`, and hooks around the handling of every request.
  */
 
-import type { WireError } from '../errors.js';
-import type { Awaitable, Era, HandlerContext } from '../handler-types.js';
-import type { ClientContext } from '../protocol.js';
-import type { ToolArgs, ToolSchema } from '../schema-types.js';
+import type { WireError } from './errors.js';
+import type { Awaitable, Era, HandlerContext } from './handler-types.js';
+import type { ClientContext } from './protocol.js';
+import type { ToolArgs, ToolSchema } from './schema-types.js';
 
 /** A request method the server did not know, added with `server.addMethod`. */
 export interface MethodDefinition<Params extends ToolSchema | undefined = ToolSchema | undefined> {

@@ -5,12 +5,12 @@
  */
 
 import type { Kind, MethodContext } from '../host.js';
+import { META_SUBSCRIPTION_ID } from '../modern/envelope.js';
 import { invalidParams } from '../params.js';
 import type { SubscriptionEvent } from '../subscription-bus.js';
 import { hiddenFrom } from '../visibility/lookup.js';
 import { callerOf } from '../visibility/rule.js';
 import { View } from '../visibility/view.js';
-import { META_SUBSCRIPTION_ID } from './envelope.js';
 
 export interface SubscriptionFilter {
   toolsListChanged?: boolean;

@@ -2,13 +2,13 @@
 
 import type { Capability } from '../declared.js';
 import type { MethodContext, MethodRun, MethodSpec } from '../host.js';
-import { complete } from '../methods/completion.js';
-import { listOf } from '../methods/lists.js';
-import { getPrompt } from '../methods/prompts.js';
-import { readResource } from '../methods/resources.js';
-import { callTool } from '../methods/tools.js';
-import { MODERN_PROTOCOL_VERSIONS } from './envelope.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../modern/envelope.js';
+import { complete } from './completion.js';
 import { listen } from './listen.js';
+import { listOf } from './lists.js';
+import { getPrompt } from './prompts.js';
+import { readResource } from './resources.js';
+import { callTool } from './tools.js';
 
 /** Methods of the 2025 revisions that 2026-07-28 removed (answered -32601 on the modern path). */
 export const REMOVED_METHODS: ReadonlySet<string> = new Set([

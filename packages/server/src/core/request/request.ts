@@ -3,17 +3,17 @@
  * object per request, its AbortController made only if a handler asks for the signal.
  */
 
-import { ErrorCode, LocalError, McpError, toWireError } from './errors.js';
-import { clientExtension } from './extensions/client.js';
-import { runAfter } from './extensions/hooks.js';
-import type { RequestOutcome } from './extensions/types.js';
-import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from './handler-types.js';
-import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from './host.js';
-import { isThenable, Later, type LaterListener } from './later.js';
-import { runChain } from './middleware/chain.js';
-import type { ClientContext } from './protocol.js';
-import type { Operation } from './telemetry/operation.js';
-import type { MessageContext } from './transport.js';
+import { ErrorCode, LocalError, McpError, toWireError } from '../errors.js';
+import type { RequestOutcome } from '../extension-types.js';
+import { clientExtension } from '../extensions/client.js';
+import { runAfter } from '../extensions/hooks.js';
+import type { Era, InputRequests, InputResults, PeerRequestOptions, RequestId } from '../handler-types.js';
+import type { Batch, ConnectionCore, MethodContext, MethodRun, Served } from '../host.js';
+import { isThenable, Later, type LaterListener } from '../later.js';
+import { runChain } from '../middleware/chain.js';
+import type { ClientContext } from '../protocol.js';
+import type { Operation } from '../telemetry/operation.js';
+import type { MessageContext } from '../transport.js';
 import type {
   AuthInfo,
   CreateMessageParams,
@@ -22,7 +22,7 @@ import type {
   JsonSchema,
   LogLevel,
   Root,
-} from './types.js';
+} from '../types.js';
 
 let elicitationCounter = 0;
 

@@ -5,17 +5,17 @@
  * which a tool that never runs as a task refuses (-32601), and a tool that requires it needs (-32601).
  */
 
-import { ErrorCode, LocalError, McpError } from '../errors.js';
-import { missingExtension } from '../extensions/client.js';
-import type { MethodContext } from '../host.js';
-import { isThenable, Later } from '../later.js';
-import { invalidParams } from '../params.js';
-import type { TaskTrace } from '../telemetry/server-telemetry.js';
+import { ErrorCode, LocalError, McpError } from '../../errors.js';
+import { missingExtension } from '../../extensions/client.js';
+import type { MethodContext } from '../../host.js';
+import { isThenable, Later } from '../../later.js';
+import { invalidParams } from '../../params.js';
+import { ownerOf } from '../../tasks/scope.js';
+import type { Tasks } from '../../tasks/service.js';
+import type { TaskSupport } from '../../tasks/types.js';
+import { TASKS_EXTENSION } from '../../tasks/views.js';
+import type { TaskTrace } from '../../telemetry/server-telemetry.js';
 import { TaskRun, unref } from './run.js';
-import { ownerOf } from './scope.js';
-import type { Tasks } from './service.js';
-import type { TaskSupport } from './types.js';
-import { TASKS_EXTENSION } from './views.js';
 
 /** The shortest TTL granted to a 2025 client that asks for less. */
 const MIN_TTL_MS = 1000;

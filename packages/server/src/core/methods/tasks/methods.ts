@@ -5,16 +5,16 @@
  * (waits for the end), tasks/list, tasks/cancel. Every lookup is scoped to the caller.
  */
 
-import { ErrorCode, McpError } from '../errors.js';
-import { addMethodTo } from '../extensions/methods.js';
-import type { HandlerContext } from '../handler-types.js';
-import type { MethodContext, ServerHost } from '../host.js';
-import { checkAnswer } from '../modern/input.js';
-import { isTerminal } from './model.js';
-import { ownerOf } from './scope.js';
-import { evictedError, type Tasks } from './service.js';
-import type { StoredTask } from './types.js';
-import { legacyStatus, legacyTask, modernTask, TASKS_EXTENSION, withRelatedTask } from './views.js';
+import { ErrorCode, McpError } from '../../errors.js';
+import { addMethodTo } from '../../extensions/methods.js';
+import type { HandlerContext } from '../../handler-types.js';
+import type { MethodContext, ServerHost } from '../../host.js';
+import { checkAnswer } from '../../modern/input.js';
+import { isTerminal } from '../../tasks/model.js';
+import { ownerOf } from '../../tasks/scope.js';
+import { evictedError, type Tasks } from '../../tasks/service.js';
+import type { StoredTask } from '../../tasks/types.js';
+import { legacyStatus, legacyTask, modernTask, TASKS_EXTENSION, withRelatedTask } from '../../tasks/views.js';
 
 const TASK_ID = { type: 'object', properties: { taskId: { type: 'string' } }, required: ['taskId'] } as const;
 const UPDATE = {

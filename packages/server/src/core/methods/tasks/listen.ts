@@ -5,12 +5,12 @@
  * not own is acknowledged but never reported.
  */
 
-import { missingExtension } from '../extensions/client.js';
-import type { ListenFilter } from '../host.js';
-import { invalidParams } from '../params.js';
-import { ownerOf } from './scope.js';
-import type { Tasks } from './service.js';
-import { modernTask, TASKS_EXTENSION } from './views.js';
+import { missingExtension } from '../../extensions/client.js';
+import type { ListenFilter } from '../../host.js';
+import { invalidParams } from '../../params.js';
+import { ownerOf } from '../../tasks/scope.js';
+import type { Tasks } from '../../tasks/service.js';
+import { modernTask, TASKS_EXTENSION } from '../../tasks/views.js';
 
 const MAX_TASK_IDS = 100;
 
