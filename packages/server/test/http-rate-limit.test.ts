@@ -100,7 +100,7 @@ describe('rate limits over HTTP', () => {
       const headers = await session(url, '127.0.0.2');
       const first = await send(url, '127.0.0.2', callEcho(1), headers);
       expect(first.status).toBe(200);
-      // Taken once: by the endpoint, not again by the session.
+      // The core took one token and served it.
       expect(first.body).toContain('"result"');
       const refused = await send(url, '127.0.0.2', callEcho(2), headers);
       expect(refused.status).toBe(429);

@@ -193,17 +193,17 @@ export class SessionImpl implements Session, RoutingConnection {
       return;
     }
     const limiter = this.server.rateLimiter;
-    if (limiter === undefined || limiter.wasAdmitted(message)) {
-      this.admit(routed.req, routed.scheduled, op);
-      return;
-    }
-    const answer = limiter.check(method, params, rateCaller(this, context));
+    const answer = limiter?.check(method, params, rateCaller(this, context));
     if (!isThenable(answer)) this.limited(routed, answer, op);
     else answer.then((a) => this.limited(routed, a, op));
   }
 
-  /** Admit a request its rate limit allows; answer one it refuses (or the store could not be asked). */
+  /**
+   * Admit a request its rate limit allows; answer one it refuses (or the store could not be asked). The
+   * transport learns it first for a request sent alone (HTTP answers a refusal with a status).
+   */
   private limited(routed: Routed, answer: RateAnswer, op: Operation | undefined): void {
+    if (routed.req.batch === undefined) this.transport.admission?.(routed.req.requestId, answer);
     if (answer === undefined) {
       if (!this.closed) this.admit(routed.req, routed.scheduled, op);
       return;

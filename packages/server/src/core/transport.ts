@@ -11,6 +11,8 @@
  * Messages without `relatedRequestId` are connection-wide (list_changed, resources/updated, server.log).
  */
 
+import type { McpError } from './errors.js';
+
 export type RequestId = string | number;
 
 /** A JSON-RPC 2.0 message as it travels on the wire. */
@@ -62,6 +64,13 @@ export interface Transport {
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void;
   /** Stop reading, flush what is queued, release resources; calls `onclose` once. */
   close(): Promise<void>;
+  /**
+   * Optional: told, for a request sent alone (not in a batch) that the core routed, whether it admitted it
+   * (its rate limit): `refusal` undefined, it runs now; else it is refused without running. Its answer follows
+   * as any answer; a transport that answers the refusal its own way (HTTP: a status, before the response
+   * started) drops it.
+   */
+  admission?(id: RequestId, refusal: McpError | undefined): void;
 
   /**
    * A parsed message arrived. `message` is whatever JSON the frame held (the core classifies it).

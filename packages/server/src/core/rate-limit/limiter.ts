@@ -1,18 +1,19 @@
 /**
  * The one place that decides whether a request is over its rate limit, for both eras and every
  * transport: which rule applies (the tool's, else the method's, else the default), whose bucket it is,
- * and what a refusal or a failing store becomes. The session asks it before a request is admitted; the
- * HTTP endpoint asks it first for a single request, so that the refusal can still be a 429.
+ * and what a refusal or a failing store becomes. The session asks it once for each request it routed,
+ * alone or in a batch; a request with no caller to tell apart costs no token (and no store call).
  */
 
+import type { McpError } from '../errors.js';
 import { isThenable } from '../later.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 import { RateLimited, storeUnavailable } from './refusal.js';
 import type { RateCaller, RateLimitOptions, RateLimitStore, RateRule, RateVerdict } from './types.js';
 
 type Rule = Required<RateRule>;
-/** Undefined: serve it. An error: answer with it (rate limited, or the store failed and fails closed). */
-export type RateAnswer = RateLimited | Error | undefined;
+/** Undefined: serve it. An error: answer with it (`RateLimited`, or the store failed and fails closed). */
+export type RateAnswer = McpError | undefined;
 
 export class RateLimiter {
   readonly #default: Rule | undefined;
@@ -23,8 +24,6 @@ export class RateLimiter {
   readonly #failClosed: boolean;
   readonly #timeoutMs: number;
   readonly #onError: (error: unknown) => void;
-  /** Requests whose token the HTTP endpoint already took: the session lets them through. */
-  readonly #admitted = new WeakSet<object>();
 
   constructor(options: RateLimitOptions, clock: () => number) {
     this.#default = options.default === undefined ? undefined : ruleOf('default', options.default);
@@ -66,16 +65,6 @@ export class RateLimiter {
       (v) => answerOf(v, scope),
       (error) => this.#failed(error),
     );
-  }
-
-  /** The HTTP endpoint took `message`'s token already (`check` allowed it). */
-  admit(message: object): void {
-    this.#admitted.add(message);
-  }
-
-  /** Whether `message` was admitted by the HTTP endpoint (asked once: the mark is removed). */
-  wasAdmitted(message: object): boolean {
-    return this.#admitted.delete(message);
   }
 
   #scopeOf(method: string, params: Record<string, unknown> | undefined): Scope | undefined {
@@ -155,19 +144,13 @@ function rulesOf(where: string, rules: Readonly<Record<string, RateRule>> | unde
 function keyOf(key: RateLimitOptions['key']): (caller: RateCaller) => string | undefined {
   if (typeof key === 'function') return key;
   if (key === undefined || key === 'address') {
-    return (c) => (c.principal !== undefined ? `p:${c.principal}` : (c.client ?? sessionOr(c)));
+    return (c) => principalOf(c) ?? c.client ?? sessionOf(c) ?? connectionOf(c);
   }
-  if (key === 'session') {
-    return (c) =>
-      c.principal !== undefined
-        ? `p:${c.principal}`
-        : c.sessionId !== undefined
-          ? `s:${c.sessionId}`
-          : (c.client ?? `c:${c.connectionKey}`);
-  }
+  if (key === 'session') return (c) => principalOf(c) ?? sessionOf(c) ?? c.client ?? connectionOf(c);
   throw new TypeError("ServerOptions.rateLimits.key must be 'address', 'session' or a function");
 }
 
-function sessionOr(c: RateCaller): string {
-  return c.sessionId !== undefined ? `s:${c.sessionId}` : `c:${c.connectionKey}`;
-}
+const principalOf = (c: RateCaller) => (c.principal === undefined ? undefined : `p:${c.principal}`);
+const sessionOf = (c: RateCaller) => (c.sessionId === undefined ? undefined : `s:${c.sessionId}`);
+/** Undefined for a connection of one exchange: its bucket would be new every time, so it is not limited. */
+const connectionOf = (c: RateCaller) => (c.connectionKey === undefined ? undefined : `c:${c.connectionKey}`);

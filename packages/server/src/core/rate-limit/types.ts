@@ -19,8 +19,11 @@ export interface RateCaller {
   readonly client: string | undefined;
   /** The 2025 session id, when the request came in one. */
   readonly sessionId: string | undefined;
-  /** A key of the connection the request came in on (one per stdio process, one per stateless POST). */
-  readonly connectionKey: string;
+  /**
+   * A key of the connection the request came in on (one per stdio process or 2025 session); undefined for a
+   * connection that carries one exchange (stateless HTTP, a 2026-07-28 POST), which tells no caller apart.
+   */
+  readonly connectionKey: string | undefined;
   /** What the auth hook returned (HTTP). */
   readonly auth: unknown;
 }
@@ -35,7 +38,9 @@ export interface RateLimitOptions {
   /**
    * How an unauthenticated caller is told apart: `'address'` (default: the HTTP client's address, else its
    * session, else its connection) or `'session'` (its 2025 session, else its address, else its connection).
-   * An authenticated caller is always its principal. A function decides alone: undefined = not limited.
+   * An authenticated caller is always its principal. A request none of these tells apart (no principal,
+   * address or session, one exchange on its connection) is not limited. A function decides alone:
+   * undefined = not limited.
    */
   readonly key?: 'address' | 'session' | ((caller: RateCaller) => string | undefined);
   /** Where buckets live. Default: this process's memory (on `ServerOptions.clock`). */

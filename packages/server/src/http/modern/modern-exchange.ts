@@ -7,7 +7,7 @@
  * of the call if the stream breaks (modern-calls.ts); no other event carries an id.
  */
 
-import { retryAfterOf } from '../../core/errors.js';
+import { type McpError, retryAfterOf } from '../../core/errors.js';
 import { encodeJson } from '../../core/raw-json.js';
 import type {
   JsonRpcMessage,
@@ -16,6 +16,7 @@ import type {
   SendOptions,
   Transport,
 } from '../../core/transport.js';
+import { Admission } from '../seam/admission.js';
 import { type Head, withLength } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { KeepAlive, Pingable } from '../streams/keep-alive.js';
@@ -52,6 +53,8 @@ export class ModernExchange implements Transport, Pingable, CallStream {
   /** The call's token (once its stream opened), and its answer's text (once answered). */
   #key: string | undefined;
   #answer: string | undefined;
+  /** Whether the core admitted the request: until then nothing is written, so a refusal can be a status. */
+  #admission: Admission | undefined;
 
   constructor(
     res: ResponseSink,
@@ -70,15 +73,25 @@ export class ModernExchange implements Transport, Pingable, CallStream {
 
   async start(): Promise<void> {}
 
-  /** Hand the request to the core. A listen request always answers on a stream. */
-  deliver(message: JsonRpcMessage, context: MessageContext): void {
+  /**
+   * Hand the request to the core. A listen request always answers on a stream. Settles once the core admitted
+   * it (undefined: at once), or throws (rejects) with its refusal, for the stage to answer with a status.
+   */
+  deliver(message: JsonRpcMessage, context: MessageContext): Promise<void> | undefined {
     this.#id = message.id as RequestId;
     this.#listen = message.method === 'subscriptions/listen';
     this.#stream = !this.options.jsonResponse || this.#listen;
     this.principal = context.principal;
     this.options.calls?.opened(this);
     this.#watch(this.#res);
+    this.#admission = new Admission();
     this.onmessage?.(message, context);
+    return this.#admission.outcome();
+  }
+
+  /** The core's admission of the request. */
+  admission(id: RequestId, refusal: McpError | undefined): void {
+    if (id === this.#id) this.#admission?.decide(refusal);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
@@ -135,7 +148,10 @@ export class ModernExchange implements Transport, Pingable, CallStream {
   #respond(text: string, message: JsonRpcMessage): void {
     if (this.#closed) return;
     this.#answer = text;
-    if (this.#streaming) {
+    this.#admission?.decide(undefined);
+    if (this.#admission?.refused === true) {
+      // Refused before it ran: the stage answers with a status.
+    } else if (this.#streaming) {
       if (writable(this.#res)) this.#res.end(sseEvent(undefined, text));
     } else if (writable(this.#res)) {
       const retryAfter = message.error === undefined ? undefined : retryAfterOf(message);
@@ -151,7 +167,8 @@ export class ModernExchange implements Transport, Pingable, CallStream {
     this.#closed = true;
     this.options.keepAlive.remove(this);
     this.options.calls?.closed(this, this.#key, this.#answer);
-    if (!this.#res.writableEnded) this.#res.end();
+    this.#admission?.drop();
+    if (!this.#res.writableEnded && this.#admission?.refused !== true) this.#res.end();
     this.onclose?.();
   }
 }

@@ -103,7 +103,7 @@ export async function postModern(
     client: caller.client,
     protocolVersion: req.header('mcp-protocol-version')?.trim(),
   };
-  exchange.deliver(m, context);
+  return exchange.deliver(m, context);
 }
 
 /** A notification a custom handler takes: handed to the core on a connection of its own, then 202. */

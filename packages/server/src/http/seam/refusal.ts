@@ -4,7 +4,6 @@
  */
 
 import { McpServerError } from '../../core/errors.js';
-import type { RateLimited } from '../../core/rate-limit/refusal.js';
 
 export interface Refusal {
   readonly status: number;
@@ -28,17 +27,6 @@ export const SESSION_CLOSED: Refusal = { status: 404, code: -32001, message: 'Se
 /** 409: the request collides with one already running (a repeated request id, a second GET stream). */
 export function conflict(code: number, message: string): Refusal {
   return { status: 409, code, message };
-}
-
-/** 429: over a rate limit; Retry-After is the wait in whole seconds, rounded up. */
-export function rateLimitRefusal(error: RateLimited): Refusal {
-  return {
-    status: 429,
-    code: error.code,
-    message: error.message,
-    data: error.data,
-    headers: { 'retry-after': String(error.retryAfterSeconds) },
-  };
 }
 
 /** A refusal on its way out of a stage; `cause` (reported through `onError`) is what made it. */

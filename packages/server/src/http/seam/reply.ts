@@ -42,7 +42,8 @@ export function sendUnavailable(res: ResponseSink, message: string, id: unknown 
 
 const RETRY_AFTER = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) };
 
-function writeJsonError(
+/** Answer with a JSON-RPC error and `status`, counted nowhere (see `sendRefusal`). */
+export function writeJsonError(
   res: ResponseSink,
   status: number,
   code: number,

@@ -9,7 +9,6 @@ import { ModernCalls } from '../modern/modern-calls.js';
 import type { ModernPostOptions, ModernServer } from '../modern/modern-post.js';
 import { count, type ResolvedHandlerOptions } from '../options.js';
 import { refuse, SESSION_NOT_FOUND } from '../seam/refusal.js';
-import type { EndpointRateLimiter } from '../stages/rate-limit.js';
 import { MemoryEventStore } from '../state/event-store.js';
 import { HeadHold } from '../streams/head-hold.js';
 import { KeepAlive } from '../streams/keep-alive.js';
@@ -33,8 +32,6 @@ export interface ConnectableServer {
   readonly tools?: ModernServer['tools'];
   /** Tasks this process runs (a drain waits for them). */
   readonly runningTasks?: number;
-  /** The server's rate limits: a single request over its limit gets 429 before its response starts. */
-  readonly rateLimiter?: EndpointRateLimiter | undefined;
   /** Fail every task this process runs, saying the server shut down (the drain grace is over). */
   endTasks?(): Promise<number>;
 }

@@ -5,7 +5,7 @@
  * POST's SSE stream, anything else to the standalone stream a GET opened. Nothing is shared between sessions.
  */
 
-import { retryAfterOf } from '../../core/errors.js';
+import { type McpError, retryAfterOf } from '../../core/errors.js';
 import { encodeJson } from '../../core/raw-json.js';
 import type {
   JsonRpcMessage,
@@ -14,17 +14,19 @@ import type {
   SendOptions,
   Transport,
 } from '../../core/transport.js';
+import { Admissions } from '../seam/admission.js';
 import { conflict, refuse } from '../seam/refusal.js';
 import { type Head, statelessRefusal } from '../seam/reply.js';
 import type { ResponseSink } from '../seam/sink.js';
 import type { HttpRequest } from '../seam/view.js';
 import { type HeadHold, NO_HOLD } from '../streams/head-hold.js';
 import { JsonBatch } from '../streams/json-batch.js';
-import { isGetStream, streamIdOf, tagOutgoing } from '../streams/node-tags.js';
-import { ownEventsAfter, resumeStream } from '../streams/resume.js';
+import { tagOutgoing } from '../streams/node-tags.js';
+import { resumeStream } from '../streams/resume.js';
 import { answerRoute, closeRoute, type Route, type RouteWriter } from '../streams/routes.js';
 import { sseHeaders, sseRetry, writable } from '../streams/sse.js';
 import { SseStream } from '../streams/stream.js';
+import { StreamSet } from '../streams/stream-set.js';
 import type { HttpTransportConfig } from './transport-config.js';
 
 export type { HttpTransportConfig } from './transport-config.js';
@@ -48,10 +50,10 @@ export class HttpServerTransport implements Transport {
   readonly #acceptedHead: Head;
   readonly #writer: RouteWriter;
   readonly #routes = new Map<RequestId, Route>();
+  /** Requests sent alone, until answered: whether the core admitted them (their response may start). */
+  readonly #admissions = new Admissions();
   /** Open logical streams by id (POST streams with pending requests, and the standalone one). */
-  readonly #streams = new Map<string, SseStream>();
-  #standalone: SseStream | undefined;
-  #streamSeq = 0;
+  readonly #streams: StreamSet;
   #initId: RequestId | undefined;
   /** Ids of the POST whose messages are handed to the core right now. */
   #delivering: RequestId[] | undefined;
@@ -66,6 +68,8 @@ export class HttpServerTransport implements Transport {
     const jsonHead = ['content-type', 'application/json', ...session];
     this.#writer = { jsonHead, store: config.eventStore, maxBacklog: config.maxBacklog };
     this.#acceptedHead = ['content-length', '0', ...session];
+    const onError = config.eventStore === undefined ? undefined : (error: Error) => this.onerror?.(error);
+    this.#streams = new StreamSet(config.sessionId, config.nodeId, config.keepAlive, onError);
   }
 
   get closed(): boolean {
@@ -84,7 +88,7 @@ export class HttpServerTransport implements Transport {
 
   /** Whether a GET stream of this session has a live connection here. */
   get standaloneConnected(): boolean {
-    return writable(this.#standalone?.res);
+    return this.#streams.standaloneConnected;
   }
 
   /** Whether a client connection is open on any stream of this session. */
@@ -104,8 +108,9 @@ export class HttpServerTransport implements Transport {
   }
 
   /**
-   * A POST carrying a request: opens its SSE stream (or waits for its JSON answer), then delivers.
-   * Refuses (throws) with 409 when its id is already in flight.
+   * A POST carrying a request: routes its answer to its SSE stream (or JSON body), then delivers. Its response
+   * starts once the core admitted it: settles then (undefined: at once), or throws (rejects) with the core's
+   * refusal, for the stage to answer. Refuses (throws) with 409 when its id is already in flight.
    */
   acceptRequest(
     res: ResponseSink,
@@ -113,26 +118,31 @@ export class HttpServerTransport implements Transport {
     id: RequestId,
     context: MessageContext,
     headerVersion: string | undefined,
-  ): void {
+  ): Promise<void> | undefined {
     this.lastSeen = Date.now();
     if (this.#routes.has(id))
       refuse(conflict(-32600, `Request id ${JSON.stringify(id)} is already in flight`));
     if (message.method === 'initialize') this.#initId = id;
-    if (this.#config.jsonResponse) this.#routes.set(id, res);
-    else {
-      const stream = this.#openStream(false);
-      stream.pending = 1;
-      this.#routes.set(id, stream);
-      stream.head = this.#sseHead;
-      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-      this.#prime(stream, res, headerVersion ?? (typeof asked === 'string' ? asked : undefined), [id]);
-      this.#deliver(message, context, [id]);
-      // A synchronous response left with the head; else hold it (after the priming event is stored).
-      if (stream.tail === undefined) this.#headHold.hold(stream);
-      stream.watch();
-      return;
+    const deliver = () => this.#deliver(message, context, [id]);
+    if (this.#config.jsonResponse) {
+      this.#routes.set(id, res);
+      return this.#admissions.wait(id, deliver);
     }
-    this.#deliver(message, context, [id]);
+    const stream = this.#streams.open(false);
+    stream.pending = 1;
+    this.#routes.set(id, stream);
+    stream.head = this.#sseHead;
+    stream.attach(res);
+    const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const version = headerVersion ?? (typeof asked === 'string' ? asked : undefined);
+    // Primed once admitted: a refused request stored no event, and its response did not start.
+    const prime = () => this.#prime(stream, res, version, [id]);
+    return this.#admissions.wait(id, deliver, prime, () => this.#started(stream));
+  }
+
+  /** The core's admission of request `id` (sent alone): its response may start, or it is refused. */
+  admission(id: RequestId, refusal: McpError | undefined): void {
+    this.#admissions.decide(id, refusal);
   }
 
   /**
@@ -158,7 +168,7 @@ export class HttpServerTransport implements Transport {
     let route: Route;
     if (this.#config.jsonResponse) route = new JsonBatch(res, ids.length);
     else {
-      stream = this.#openStream(false);
+      stream = this.#streams.open(false);
       stream.pending = ids.length;
       stream.head = this.#sseHead;
       this.#prime(stream, res, this.protocolVersion, ids);
@@ -166,8 +176,7 @@ export class HttpServerTransport implements Transport {
     }
     for (const id of ids) this.#routes.set(id, route);
     this.#deliver(messages, context, ids);
-    if (stream !== undefined && stream.tail === undefined) this.#headHold.hold(stream);
-    stream?.watch();
+    if (stream !== undefined) this.#started(stream);
   }
 
   /** A GET: opens (or, with `Last-Event-ID`, resumes) a stream; 409 (thrown) when one is open already. */
@@ -184,11 +193,7 @@ export class HttpServerTransport implements Transport {
         nodeId: this.#config.nodeId,
         isGone: this.#config.isGone,
         closed: () => this.#closed,
-        carrier: (streamId) =>
-          this.#streams.get(streamId) ??
-          (this.#config.nodeId !== undefined && isGetStream(streamId)
-            ? this.#standaloneStream() // another process's GET stream: this one carries on
-            : undefined),
+        carrier: (streamId) => this.#streams.carrier(streamId),
       });
       if (typeof resumed === 'object' && resumed.stream.standalone) {
         // Carried on by this process's own GET stream: its priming event moves the client's
@@ -198,7 +203,7 @@ export class HttpServerTransport implements Transport {
       }
       if (resumed !== 'fresh') return;
     }
-    const standalone = this.#standaloneStream();
+    const standalone = this.#streams.standaloneStream();
     if (writable(standalone.res))
       refuse(conflict(-32000, 'Conflict: only one standalone SSE stream is allowed per session'));
     standalone.head = this.#sseHead;
@@ -209,19 +214,15 @@ export class HttpServerTransport implements Transport {
 
   /** The id of this session's GET stream here, if it has one. */
   get standaloneId(): string | undefined {
-    return this.#standalone?.id;
+    return this.#streams.standalone?.id;
   }
 
   /** A connection-wide message another process raised, for the GET stream connected here. */
   sendForwarded(message: JsonRpcMessage): void {
     if (this.#closed || !this.standaloneConnected) return;
-    this.#standaloneStream().emit(
-      encodeJson(message),
-      this.#config.eventStore,
-      this.#config.maxBacklog,
-      false,
-      true,
-    );
+    this.#streams
+      .standaloneStream()
+      .emit(encodeJson(message), this.#config.eventStore, this.#config.maxBacklog, false, true);
   }
 
   /**
@@ -230,12 +231,7 @@ export class HttpServerTransport implements Transport {
    * be passed on to it (those other processes raised are not: it got them itself).
    */
   async releaseStandalone(stream?: string, after?: string): Promise<JsonRpcMessage[]> {
-    const standalone = this.#standalone;
-    const store = this.#config.eventStore;
-    if (standalone === undefined) return [];
-    standalone.detach();
-    if (standalone.id !== stream || after === undefined || store === undefined) return [];
-    return ownEventsAfter(standalone, store, after);
+    return this.#streams.releaseStandalone(this.#config.eventStore, stream, after);
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[], options?: SendOptions): void {
@@ -260,6 +256,10 @@ export class HttpServerTransport implements Transport {
       const route = this.#routes.get(id);
       if (route === undefined) return;
       this.#routes.delete(id);
+      if (this.#admissions.answered(id)) {
+        this.#dropRefused(id, route);
+        return;
+      }
       if (id === this.#initId) this.#learnVersion(message);
       const retryAfter = message.error === undefined ? undefined : retryAfterOf(message);
       const done = answerRoute(route, text, this.#writer, false, retryAfter);
@@ -284,7 +284,7 @@ export class HttpServerTransport implements Transport {
       return;
     }
     if (!this.standaloneConnected && this.#config.elsewhere?.(message) === true) return;
-    this.#standaloneStream().emit(text, store, this.#config.maxBacklog, false);
+    this.#streams.standaloneStream().emit(text, store, this.#config.maxBacklog, false);
   }
 
   /**
@@ -300,8 +300,8 @@ export class HttpServerTransport implements Transport {
 
   /** Close the standalone stream's connection (the client reconnects with `Last-Event-ID`). */
   closeStandaloneStream(retryMs = this.#config.retryMs): boolean {
-    if (this.#standalone === undefined || this.#config.eventStore === undefined) return false;
-    this.#standalone.detach(sseRetry(retryMs));
+    if (this.#streams.standalone === undefined || this.#config.eventStore === undefined) return false;
+    this.#streams.standalone.detach(sseRetry(retryMs));
     return true;
   }
 
@@ -323,10 +323,9 @@ export class HttpServerTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     for (const route of this.#routes.values()) closeRoute(route);
-    for (const stream of this.#streams.values()) stream.detach();
-    this.#routes.clear();
     this.#streams.clear();
-    this.#standalone = undefined;
+    this.#routes.clear();
+    this.#admissions.drop();
     const store = this.#config.eventStore;
     if (store !== undefined && this.sessionId !== undefined && forgetEvents) {
       await Promise.resolve(store.forget(`${this.sessionId}.`)).catch((error: unknown) =>
@@ -335,6 +334,19 @@ export class HttpServerTransport implements Transport {
     }
     this.#config.onEnd?.(this);
     this.onclose?.();
+  }
+
+  /** A refused request's answer is not written (the stage answers); a session whose initialize it was ends. */
+  #dropRefused(id: RequestId, route: Route): void {
+    if (route instanceof SseStream) this.#streams.delete(route.id);
+    if (id === this.#initId) void this.close();
+    else this.#afterResponse();
+  }
+
+  /** A POST stream's request is under way: a synchronous answer left with the head, else hold the head. */
+  #started(stream: SseStream): void {
+    if (stream.tail === undefined) this.#headHold.hold(stream); // after the priming event is stored
+    stream.watch();
   }
 
   #deliver(message: unknown, context: MessageContext, ids: RequestId[]): void {
@@ -349,23 +361,13 @@ export class HttpServerTransport implements Transport {
   /** An error with id null while a POST is delivered (its body as a whole was refused): all its requests' answer. */
   #answerWhole(text: string, ids: RequestId[]): void {
     const route = this.#routes.get(ids[0] as RequestId);
-    for (const id of ids) this.#routes.delete(id);
+    for (const id of ids) {
+      this.#routes.delete(id);
+      this.#admissions.answered(id);
+    }
     const done = route === undefined ? undefined : answerRoute(route, text, this.#writer, true);
     if (done !== undefined) this.#streams.delete(done.id);
     this.#afterResponse();
-  }
-
-  #standaloneStream(): SseStream {
-    if (this.#standalone === undefined) this.#standalone = this.#openStream(true);
-    return this.#standalone;
-  }
-
-  #openStream(standalone: boolean): SseStream {
-    const id = streamIdOf(this.sessionId ?? '', this.#config.nodeId, this.#streamSeq++, standalone);
-    const stream = new SseStream(id, standalone, this.#config.keepAlive);
-    if (this.#config.eventStore !== undefined) stream.onError = (error) => this.onerror?.(error);
-    this.#streams.set(stream.id, stream);
-    return stream;
   }
 
   /** The priming event (resumable sessions whose client understands empty data). */
@@ -386,8 +388,8 @@ export class HttpServerTransport implements Transport {
   readonly #hold = (stream: SseStream): void => this.#headHold.hold(stream);
 
   #learnVersion(message: JsonRpcMessage): void {
-    const result = message.result as { protocolVersion?: unknown } | undefined;
-    if (typeof result?.protocolVersion === 'string') this.protocolVersion = result.protocolVersion;
+    const version = (message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    if (typeof version === 'string') this.protocolVersion = version;
   }
 
   /** Stateless transports live for one request: close once it is answered. */

@@ -33,7 +33,7 @@ export function routeSession(
   return host.existing(sessionId, caller.principal);
 }
 
-/** Hand one message to its session's transport. */
+/** Hand one message to its session's transport; a request's settles once the core admitted it (or refused it). */
 export async function dispatch(
   host: SessionHost,
   req: HttpRequest,
@@ -51,12 +51,11 @@ export async function dispatch(
     else await shared.forward(transport, message);
   }
   const context = contextOf(req, caller, version);
-  if (kind === 'request') transport.acceptRequest(res, message, message.id as RequestId, context, version);
-  else {
-    transport.acceptNotification(res, message, context);
-    if (transport.sessionId === undefined && transport.inFlight === 0)
-      setTimeout(() => void transport.close(), 0);
-  }
+  if (kind === 'request')
+    return transport.acceptRequest(res, message, message.id as RequestId, context, version);
+  transport.acceptNotification(res, message, context);
+  if (transport.sessionId === undefined && transport.inFlight === 0)
+    setTimeout(() => void transport.close(), 0);
 }
 
 /** A JSON-RPC batch: only in a session that negotiated 2025-03-26, the one revision that had them. */

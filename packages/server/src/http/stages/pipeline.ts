@@ -1,8 +1,9 @@
 /**
  * The Streamable HTTP endpoint as a list of named stages over the request view and the response sink:
  * front door (path, Host/Origin, CORS, method) → authenticate → per-client admission → read body →
- * classify → rate limit → route to a session and dispatch (or the 2026-07-28 exchange). GET opens a
- * stream, DELETE ends a session. A stage refuses by throwing; `answerFailure` is the one exit.
+ * classify → route to a session and dispatch (or the 2026-07-28 exchange), where the core admits the
+ * request (its rate limit). GET opens a stream, DELETE ends a session. A stage refuses by throwing;
+ * `answerFailure` is the one exit.
  */
 
 import { postModern } from '../modern/modern-post.js';
@@ -15,7 +16,6 @@ import { classify } from './classify.js';
 import { dispatch, dispatchBatch } from './dispatch.js';
 import { answerFailure } from './failure.js';
 import { type EndpointMethod, frontDoor } from './front-door.js';
-import { takeRateLimit } from './rate-limit.js';
 import { readBody } from './read-body.js';
 import { endSession, openStream } from './streams.js';
 
@@ -43,15 +43,15 @@ async function stages(host: SessionHost, req: HttpRequest, res: ResponseSink, me
   const body = await readBody(req, host.opts);
   if (!host.drain.admits(body)) host.drain.refuse();
   const route = classify(req, body);
-  if (route.era === 'modern') {
-    if (host.server.rateLimiter !== undefined)
-      await takeRateLimit(host.server.rateLimiter, req, body, caller);
-    return postModern(host.server, req, res, body, caller, host.modern);
-  }
-  if (route.batch !== undefined) return dispatchBatch(host, req, res, route.batch, caller, route.version);
-  if (host.server.rateLimiter !== undefined)
-    await takeRateLimit(host.server.rateLimiter, req, route.message, caller);
-  return dispatch(host, req, res, route.message, route.kind, caller, route.version);
+  if (route.era !== 'modern' && route.batch !== undefined)
+    return dispatchBatch(host, req, res, route.batch, caller, route.version);
+  const served =
+    route.era === 'modern'
+      ? postModern(host.server, req, res, body, caller, host.modern)
+      : dispatch(host, req, res, route.message, route.kind, caller, route.version);
+  // A refusal of the core (the request's rate limit) is answered with the request's id.
+  const id = (body as { id?: unknown } | null)?.id;
+  return served.catch((failure) => answerFailure(res, failure, host.report, id));
 }
 
 async function authenticate(host: SessionHost, req: HttpRequest): Promise<Caller> {
