@@ -5,12 +5,9 @@
  * a test can tell which process gave it. The guide's configuration is therefore the tested one.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HaproxyProcess } from './haproxy.js';
-import { freePort, waitForPort } from './ports.js';
+import { type HaproxyProcess, runHaproxy } from './haproxy.js';
 import { REPO_ROOT } from './serve-process.js';
 
 const GUIDE = join(REPO_ROOT, 'docs', 'scaling.md');
@@ -41,34 +38,6 @@ export function deployedHaproxyConfig(port: number, backends: readonly number[])
 }
 
 /** Start HAProxy with the guide's configuration in front of `backends`. */
-export async function startDeployedHaproxy(backends: readonly number[]): Promise<HaproxyProcess> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'emcp-haproxy-'));
-  const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, deployedHaproxyConfig(port, backends));
-  const child: ChildProcess = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors += chunk.toString();
-  });
-  child.once('error', () => {});
-  try {
-    await waitForPort(port, 20_000, 'haproxy');
-  } catch (error) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${(error as Error).message}\n${errors}`);
-  }
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null) {
-        const gone = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await gone;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+export function startDeployedHaproxy(backends: readonly number[]): Promise<HaproxyProcess> {
+  return runHaproxy((port) => deployedHaproxyConfig(port, backends));
 }

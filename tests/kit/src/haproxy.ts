@@ -48,11 +48,19 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
   ].join('\n');
 }
 
-export async function startHaproxy(backends: readonly number[]): Promise<HaproxyProcess> {
+export function startHaproxy(backends: readonly number[]): Promise<HaproxyProcess> {
+  return runHaproxy((port) => haproxyConfig(port, backends));
+}
+
+/**
+ * Run HAProxy with the configuration `config` writes for its frontend's port (a free one), in a temporary
+ * directory of its own; rejects with HAProxy's own words when it does not listen within 20 s.
+ */
+export async function runHaproxy(config: (port: number) => string): Promise<HaproxyProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'emcp-haproxy-'));
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig(port, backends));
+  writeFileSync(file, config(port));
   const child: ChildProcess = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
