@@ -1,5 +1,6 @@
 // The one exit for failures: each kind a stage can throw becomes its status, body and report.
 import { describe, expect, it } from 'vitest';
+import { RateLimited, storeUnavailable } from '../../core/rate-limit/refusal.js';
 import { BodyConsumedError, BodyTooLargeError } from '../seam/body-errors.js';
 import { Refused } from '../seam/refusal.js';
 import type { HeaderList, ResponseSink } from '../seam/sink.js';
@@ -30,11 +31,12 @@ function memorySink() {
   return { sink, written };
 }
 
-function answer(failure: unknown) {
+function answer(failure: unknown, id?: unknown) {
   const { sink, written } = memorySink();
   const reported: unknown[] = [];
-  answerFailure(sink, failure, (error) => reported.push(error));
-  return { ...written, error: JSON.parse(written.body).error, reported };
+  answerFailure(sink, failure, (error) => reported.push(error), id);
+  const body = JSON.parse(written.body);
+  return { ...written, error: body.error, id: body.id, reported };
 }
 
 describe('answerFailure', () => {
@@ -60,6 +62,23 @@ describe('answerFailure', () => {
     const out = answer(failure);
     expect([out.status, out.headers['retry-after'], out.error.message]).toEqual([503, '5', failure.message]);
     expect(out.reported).toEqual([failure]);
+  });
+
+  it("answers the core's rate-limit refusal with 429, Retry-After in whole seconds rounded up, and the id", () => {
+    const out = answer(new RateLimited('tool "echo"', { rate: 2, burst: 5 }, 1001), 9);
+    expect([out.status, out.headers['retry-after'], out.id, out.reported]).toEqual([429, '2', 9, []]);
+    expect(out.error).toMatchObject({
+      code: -32029,
+      data: { retryAfterMs: 1001, limit: { rate: 2, burst: 5 } },
+    });
+    // Its store failing closed: 503 with the store's Retry-After.
+    const closed = answer(storeUnavailable(new Error('OOM')), 'a');
+    expect([closed.status, closed.headers['retry-after'], closed.id, closed.error.code]).toEqual([
+      503,
+      '5',
+      'a',
+      -32000,
+    ]);
   });
 
   it('answers body errors with 413 and 400 without reporting them', () => {
