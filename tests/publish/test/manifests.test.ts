@@ -1,30 +1,19 @@
 // Every published package of the workspace (as pnpm lists them) is ready to publish the way RELEASING.md says:
 // public with provenance, under the root's Apache-2.0 licence, and its tarball (`npm pack`) carries LICENSE and,
 // once released, its CHANGELOG.md.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shippedFiles } from './support/readme-links.js';
 import { publishedPackages } from './support/release-repo.js';
 import { REPO_ROOT } from './support/repo-copy.js';
 
 const packages = publishedPackages(REPO_ROOT);
 const LICENSE = readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8');
-/** What `npm pack` would ship of each package, by name: one npm run for all of them (no script is run). */
-const shipped = new Map(
-  (
-    JSON.parse(
-      execFileSync(
-        'npm',
-        ['pack', '--dry-run', '--json', '--ignore-scripts', ...packages.map((p) => `./${p.dir}`)],
-        {
-          cwd: REPO_ROOT,
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      ),
-    ) as { name: string; files: { path: string }[] }[]
-  ).map((r) => [r.name, r.files.map((f) => f.path)]),
+/** What `npm pack` would ship of each package, by name. */
+const shipped = shippedFiles(
+  REPO_ROOT,
+  packages.map((p) => p.dir),
 );
 
 describe('the published packages are ready to publish', () => {

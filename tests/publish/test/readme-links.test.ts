@@ -5,12 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { deadLinks, headingAnchors, relativeLinks, shippedFiles } from './support/readme-links.js';
 import { PUBLISHED, REPO_ROOT } from './support/repo-copy.js';
 
+const shipped = shippedFiles(
+  REPO_ROOT,
+  PUBLISHED.map((name) => `packages/${name}`),
+);
+
 describe('README links of the published packages', () => {
   it.each(PUBLISHED)('%s: every relative link resolves inside its tarball', (name) => {
     const dir = join(REPO_ROOT, 'packages', name);
-    const shipped = shippedFiles(dir);
-    expect(shipped).toContain('README.md');
-    expect(deadLinks(dir, shipped)).toEqual([]);
+    const files = shipped.get(`@entropic-mcp/${name}`) ?? [];
+    expect(files).toContain('README.md');
+    expect(deadLinks(dir, files)).toEqual([]);
   });
 
   it('finds links and anchors the way a README is written', () => {

@@ -4,15 +4,18 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 
-/** The paths (relative to the package folder) that `npm pack` would put in the tarball; no script is run. */
-export function shippedFiles(packageDir: string): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-    cwd: packageDir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const [report] = JSON.parse(out) as [{ files: { path: string }[] }];
-  return report.files.map((f) => f.path);
+/**
+ * What `npm pack` would put in each tarball (paths relative to the package folder), by package name: one npm run
+ * for every folder given (an npm start costs seconds of CPU), and no script is run.
+ */
+export function shippedFiles(root: string, packageDirs: readonly string[]): Map<string, string[]> {
+  const out = execFileSync(
+    'npm',
+    ['pack', '--dry-run', '--json', '--ignore-scripts', ...packageDirs.map((dir) => `./${dir}`)],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const reports = JSON.parse(out) as { name: string; files: { path: string }[] }[];
+  return new Map(reports.map((r) => [r.name, r.files.map((f) => f.path)]));
 }
 
 /** Markdown text without fenced blocks and code spans, where a bracket and parenthesis are not a link. */
