@@ -1,23 +1,40 @@
 #!/usr/bin/env node
 // Writes durations.json, the seconds each test file took, which the sequencer reads to start the longest files
-// first in a clone that has not run the tests yet. Reads vitest JSON reports (the whole-workspace one that
-// `npm test` leaves at the root by default, or the packages' own), keeps the figures of files the reports do not
-// cover, and drops those of files that are gone.
-//   node scripts/vitest/record-durations.mjs [REPORT.json ...]
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// first in a clone that has not run the tests yet. The figures come from vitest's own results cache (what the
+// sequencer reads in a checkout that ran the tests): a file's whole time there, its beforeAll hooks included.
+// The JSON report's start and end leave out what runs before the first test (a file whose work is all in a
+// beforeAll, such as the benchmark smoke test, reads as 0 s there), so it is no source for this. Keeps the
+// figures of files the cache does not cover, and drops those of files that are gone.
+//   node scripts/vitest/record-durations.mjs [CACHE-RESULTS.json ...]
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const table = fileURLToPath(new URL('durations.json', import.meta.url));
-const reports = process.argv.length > 2 ? process.argv.slice(2) : [join(repo, '.vitest-results.json')];
 
+/** vitest's results cache files under the root's node_modules/.vite/vitest/<hash>/. */
+function cacheFiles() {
+  const dir = join(repo, 'node_modules', '.vite', 'vitest');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((hash) => join(dir, hash, 'results.json'))
+    .filter((file) => existsSync(file));
+}
+
+const sources = process.argv.length > 2 ? process.argv.slice(2) : cacheFiles();
+if (sources.length === 0) {
+  console.error('no vitest results cache found: run the tests first (npm test), then this');
+  process.exit(1);
+}
 const files = existsSync(table) ? JSON.parse(readFileSync(table, 'utf8')).files : {};
 let recorded = 0;
-for (const report of reports) {
-  for (const result of JSON.parse(readFileSync(report, 'utf8')).testResults) {
-    if (result.endTime === undefined || result.startTime === undefined) continue;
-    files[relative(repo, result.name)] = Math.round((result.endTime - result.startTime) / 1000);
+for (const source of sources) {
+  // Entries are [`<project>:<path from the root>`, { duration (ms), failed }].
+  for (const [key, result] of JSON.parse(readFileSync(source, 'utf8')).results) {
+    const path = key.split(':').slice(2).join(':');
+    if (!(result?.duration > 0) || path === '') continue;
+    files[path] = Math.max(1, Math.round(result.duration / 1000));
     recorded += 1;
   }
 }
