@@ -4,9 +4,9 @@
  * are compared in constant time. Used by the node:http handler and usable by any other host.
  */
 
-import { createLocalJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { TokenInfo } from '../core/types.js';
-import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, JwksRefused } from './jwks.js';
+import { boundedRemoteJWKSet, DEFAULT_JWKS_LIMITS, type Jose, JwksRefused, loadJose } from './jwks.js';
 
 export type { TokenInfo };
 
@@ -100,28 +100,44 @@ export function createBearerVerifier(options: BearerVerifierOptions): BearerVeri
         return { ok: true, info: { token, scopes: fixed.scopes ?? [], subject: fixed.subject, claims: {} } };
       }
       if (keys === undefined) return { ok: false, error: 'invalid_token', description: 'unknown token' };
+      const jose = await loadJose();
       try {
-        const { payload } = await jwtVerify(token, keys, verifyOptions);
+        const { payload } = await jose.jwtVerify(token, await keys(), verifyOptions);
         return { ok: true, info: infoOf(token, payload) };
       } catch (error) {
-        if (error instanceof JwksRefused || error instanceof errors.JWKSTimeout)
-          options.onKeySetError?.(error);
-        return { ok: false, error: 'invalid_token', description: describe(error) };
+        if (error instanceof JwksRefused || error instanceof jose.errors.JWKSTimeout)
+          options.onKeySetError?.(error as Error);
+        return { ok: false, error: 'invalid_token', description: describe(jose, error) };
       }
     },
   };
 }
 
-function keySet(options: BearerVerifierOptions) {
+/**
+ * The key set of `options`, made on the first token to check: jose loads then, so that a server with static
+ * tokens only (or no bearer auth at all) never loads it. The limits are checked here, at once.
+ */
+function keySet(options: BearerVerifierOptions): (() => Promise<JWTVerifyGetKey>) | undefined {
+  let made: Promise<JWTVerifyGetKey> | undefined;
+  const once = (make: (jose: Jose) => JWTVerifyGetKey) => () => {
+    made ??= loadJose().then(make);
+    return made;
+  };
   if (options.jwksUrl !== undefined) {
-    return boundedRemoteJWKSet(new URL(options.jwksUrl), {
+    const url = new URL(options.jwksUrl);
+    const limits = {
       maxBytes: limit(options.maxJwksBytes, DEFAULT_JWKS_LIMITS.maxBytes, 'maxJwksBytes'),
       maxKeys: limit(options.maxJwksKeys, DEFAULT_JWKS_LIMITS.maxKeys, 'maxJwksKeys'),
       timeoutMs: limit(options.jwksTimeoutMs, DEFAULT_JWKS_LIMITS.timeoutMs, 'jwksTimeoutMs'),
-    });
+    };
+    return once((jose) => boundedRemoteJWKSet(jose, url, limits));
   }
-  if (options.jwks !== undefined)
-    return createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0]);
+  const jwks = options.jwks;
+  if (jwks !== undefined) {
+    if (!Array.isArray((jwks as { keys?: unknown } | null)?.keys))
+      throw new TypeError('bearer: jwks must be a JSON Web Key Set, an object with a keys array');
+    return once((jose) => jose.createLocalJWKSet(jwks as Parameters<Jose['createLocalJWKSet']>[0]));
+  }
   return undefined;
 }
 
@@ -145,7 +161,7 @@ function infoOf(token: string, payload: JWTPayload): TokenInfo {
   return { token, scopes, subject: payload.sub, clientId, expiresAt: payload.exp, claims: payload };
 }
 
-function describe(error: unknown): string {
+function describe({ errors }: Jose, error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'the token has expired';
   if (error instanceof errors.JWTClaimValidationFailed)
     return `the token's ${error.claim} claim is not accepted`;

@@ -5,9 +5,20 @@
  * bounded read and parse, never a blocked event loop for every other client.
  */
 
-import { createRemoteJWKSet, customFetch } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { McpServerError } from '../core/errors.js';
 import { readCappedText } from './capped-body.js';
+
+/** The jose module. */
+export type Jose = typeof import('jose');
+
+let jose: Promise<Jose> | undefined;
+
+/** jose, imported on first use: about 46 modules that a server without JWT bearer auth never needs to load. */
+export function loadJose(): Promise<Jose> {
+  jose ??= import('jose');
+  return jose;
+}
 
 export interface JwksLimits {
   /** Largest key-set document read, in bytes. */
@@ -30,7 +41,11 @@ export class JwksRefused extends McpServerError<'JWKS_REFUSED'> {
 }
 
 /** jose's remote key set over `url`, fetched within `limits`. */
-export function boundedRemoteJWKSet(url: URL, limits: JwksLimits) {
+export function boundedRemoteJWKSet(
+  { createRemoteJWKSet, customFetch }: Jose,
+  url: URL,
+  limits: JwksLimits,
+): JWTVerifyGetKey {
   const where = `the JWKS at ${url.href}`;
   const boundedFetch = async (input: string, init: RequestInit): Promise<Response> => {
     const response = await fetch(input, init);
