@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Isolation, SandboxOptions } from '@entropic-mcp/loader';
 import { checkSandboxOptions, didYouMean } from '@entropic-mcp/loader/internal';
-import { parse } from 'yaml';
+import { yamlLib } from './source.js';
 
 const KEYS = {
   read: 'read',
@@ -57,7 +57,7 @@ export function readSandbox(value: unknown, where: string, base: string): Sandbo
 export function readSandboxFlag(text: string, cwd: string): SandboxOptions {
   let value: unknown;
   try {
-    value = parse(text);
+    value = yamlLib().parse(text);
   } catch (error) {
     throw new TypeError(
       `--sandbox expects a YAML mapping such as '{read: [/srv/data], connect: [5432]}': ${(error as Error).message}`,

@@ -1,9 +1,21 @@
 // The config file being read: where each of its keys and values sits, so that every refusal names the file and
 // the line, and the checks each part of the config makes of its keys and values, worded once.
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { didYouMean } from '@entropic-mcp/loader/internal';
-import { isMap, LineCounter, parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
 import { ServeError } from './errors.js';
+
+let yaml: typeof Yaml | undefined;
+
+/**
+ * The yaml package, loaded on the first config or `--sandbox` to read (about 70 modules that a `serve` given only
+ * flags never needs); its CommonJS build, so that reading stays synchronous.
+ */
+export function yamlLib(): typeof Yaml {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  return yaml;
+}
 
 /** A config file that cannot be used; the message names the file, the line when known, and the offending key. */
 export class ConfigError extends ServeError<'ENTROPIC_MCP_CONFIG_INVALID'> {
@@ -22,13 +34,14 @@ export type Path = readonly (string | number)[];
 
 /** The file being read and where each of its keys and values sits, for messages that name the line. */
 export class Source {
-  readonly #doc: ReturnType<typeof parseDocument>;
-  readonly #lines: LineCounter;
+  readonly #doc: Yaml.Document.Parsed;
+  readonly #lines: Yaml.LineCounter;
 
   constructor(
     readonly file: string,
     text: string,
   ) {
+    const { LineCounter, parseDocument } = yamlLib();
     this.#lines = new LineCounter();
     this.#doc = parseDocument(text, { lineCounter: this.#lines });
     const [syntax] = this.#doc.errors;
@@ -44,7 +57,7 @@ export class Source {
   line(path: Path, key?: string): number | undefined {
     const node = path.length === 0 ? this.#doc.contents : this.#doc.getIn(path, true);
     let offset: number | undefined;
-    if (key !== undefined && isMap(node)) {
+    if (key !== undefined && yamlLib().isMap(node)) {
       const pair = node.items.find((item) => (item.key as { value?: unknown } | null)?.value === key);
       offset = (pair?.key as { range?: [number, number, number] } | undefined)?.range?.[0];
     } else offset = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0];
