@@ -21,7 +21,7 @@ import { checkModernHeaders, type HeaderParam, headerParams } from './modern-hea
  */
 export interface ModernServer {
   connect(transport: ModernExchange, options?: { ephemeral?: boolean }): Promise<unknown>;
-  /** The tool a call names, when its caller may see it (a hidden tool is as unknown as in the core). */
+  /** The tool a call names, when its caller may see it (a hidden tool is unknown here, as it is in the core). */
   readonly tools?: {
     find(name: string, caller: Caller): { readonly wire?: Record<string, unknown> } | undefined;
   };
