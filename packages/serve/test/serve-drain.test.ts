@@ -9,7 +9,7 @@
 import { once } from 'node:events';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SCALE_TOOLS } from '@entropic-mcp/test-kit/cluster';
+import { SCALE_TOOLS, scaleStarted } from '@entropic-mcp/test-kit/cluster';
 import { modernRequest } from '@entropic-mcp/test-kit/raw-mcp';
 import { quietPeriod } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,7 +60,11 @@ describe('serve stopped by a signal', () => {
       expect(await health(node)).toBe(200);
       const calls = clients.map((c) => c.call('scale.wait', { tag: c.kind }));
       for (const call of calls) call.catch(() => {});
-      await new Promise((r) => setTimeout(r, 300)); // the calls reach the tool
+      await waitFor(
+        () => CLIENT_KINDS.every((kind) => scaleStarted(node.stderr(), 'scale.wait', kind)),
+        30_000,
+        'the three calls to be running in scale.wait',
+      );
       const exited = once(node.child, 'exit');
       node.child.kill('SIGTERM');
       await waitFor(() => /SIGTERM: draining for up to 60000 ms/.test(node.stderr()), 30_000, 'the drain');
@@ -80,13 +84,14 @@ describe('serve stopped by a signal', () => {
   }, 90_000);
 
   it('gives calls and tasks of both eras the grace, then Request lost and failed tasks a poll can read', async () => {
-    const node = await serve(1500);
+    // The short calls outlast the second a drain lingers after failing tasks, and end within the grace.
+    const node = await serve(3000);
     const clients = await Promise.all(CLIENT_KINDS.map((kind) => connectClient(kind, node.url, new Map())));
     const v1 = new Client({ name: 'drain-tasks', version: '1.0.0' });
     await v1.connect(new StreamableHTTPClientTransport(new URL(node.url)));
     await v1.listTools();
     try {
-      const short = clients.map((c) => c.call('scale.later', { ms: 500, tag: `${c.kind} short` }));
+      const short = clients.map((c) => c.call('scale.later', { ms: 2000, tag: `${c.kind} short` }));
       const long = clients.map((c) => c.call('scale.wait', { tag: `${c.kind} long` }));
       for (const call of [...short, ...long]) call.catch(() => {});
       const made = await modernRequest(node.url, ++ids, 'tools/call', { name: 'tasks.hold', arguments: {} });
@@ -104,7 +109,16 @@ describe('serve stopped by a signal', () => {
         for await (const m of stream) last = m as typeof last;
       })();
       legacyTask.catch(() => {});
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(
+        () =>
+          CLIENT_KINDS.every(
+            (kind) =>
+              scaleStarted(node.stderr(), 'scale.later', `${kind} short`) &&
+              scaleStarted(node.stderr(), 'scale.wait', `${kind} long`),
+          ) && last !== undefined,
+        30_000,
+        'the six calls to be running in scale.later and scale.wait, and the SDK v1 task to be created',
+      );
       const exited = once(node.child, 'exit');
       node.child.kill('SIGTERM');
       // A 2026-07-28 client polling its task reads it failed, saying why, before the process leaves.

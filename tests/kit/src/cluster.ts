@@ -19,6 +19,14 @@ import { waitFor } from './wait.js';
 export const SCALE_TOOLS = join(REPO_ROOT, 'tests', 'kit', 'fixtures', 'scale-tools.mjs');
 export const ECHO_PLUGIN = examplePlugins().find((p) => p.endsWith('echo.so'));
 
+/**
+ * Whether the serve process whose stderr is `stderr` is running the scale tool `tool` (`scale.wait` or
+ * `scale.later`) for a call tagged `tag`: the tool says so on stderr as it starts.
+ */
+export function scaleStarted(stderr: string, tool: 'scale.wait' | 'scale.later', tag: string): boolean {
+  return stderr.includes(`scale tools: ${tool} started [${tag}]`);
+}
+
 export interface ScaleCluster {
   readonly redis: RedisProcess;
   readonly proxy: HaproxyProcess;
