@@ -130,7 +130,13 @@ export function sharedSessionSuite(name: string, make: () => Promise<SharedNodes
       expect(live).toHaveLength(2);
       stop.abort();
       a.mcp.notifyPromptsChanged(); // missed: nobody is connected
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(
+        async () =>
+          ((await shared.eventStore.after(live[1]?.id as string))?.events ?? []).some((e) =>
+            e.data.includes('notifications/prompts/list_changed'),
+          ),
+        'the missed list change in the event store',
+      );
       const resumed = await fetch(b.url, {
         headers: { ...headers, accept: BOTH, 'last-event-id': live[1]?.id as string },
       });
