@@ -1,11 +1,12 @@
 // A throwaway Verdaccio registry for the publish test: temporary storage, one user, no uplinks (nothing is
 // proxied to another registry), on a free port of 127.0.0.1.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { freePort } from '@entropic-mcp/test-kit/ports';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 
 export interface Registry {
   readonly url: string;
@@ -13,32 +14,6 @@ export interface Registry {
   readonly authKey: string;
   readonly token: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(url: string, child: ChildProcess, log: () => string, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}:\n${log()}`);
-    try {
-      if ((await fetch(`${url}-/ping`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`verdaccio did not answer ${url}-/ping within ${ms} ms:\n${log()}`);
 }
 
 export async function startRegistry(): Promise<Registry> {
@@ -87,7 +62,14 @@ export async function startRegistry(): Promise<Registry> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitUntilUp(url, child, () => output, 120_000);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode}:\n${output}`);
+        return (await fetch(`${url}-/ping`).catch(() => undefined))?.ok === true;
+      },
+      120_000,
+      `verdaccio to answer ${url}-/ping`,
+    );
     const answer = await fetch(`${url}-/user/org.couchdb.user:publisher`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
