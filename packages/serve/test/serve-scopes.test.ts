@@ -1,6 +1,7 @@
 // `scopes:` of a plugin entry: the compiled echo example served over HTTP with two bearer tokens of different
 // scopes; each official SDK client (v1 in a 2025 session, v2 pinned to 2026-07-28) sees and calls only what its
-// token's scopes allow, and a hidden tool is refused exactly as a tool that does not exist.
+// token's scopes allow, and a hidden tool is refused exactly as a tool that does not exist. Without --auth-*
+// nobody holds a scope: serve says so at start-up, naming the plugin and its scoped tools.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
@@ -89,6 +90,36 @@ describe.each(['v1', 'v2 modern'] as const)('serve scopes: with the SDK %s clien
     const stopped = await admin.callTool({ name: 'echo.stop', arguments: { reason: 'done' } });
     expect(textOf(stopped)).toContain('done');
     await Promise.all([admin.close(), reader.close()]);
+  });
+});
+
+const NO_AUTH_WARNING = 'but no --auth-* option is given: no caller holds a scope';
+
+describe('serve scopes: without --auth-*', () => {
+  it('warns at start-up, naming the plugin, its scoped tools and the fix', async () => {
+    const bare = await startHttp(['--config', join(dir, 'entropic.yaml')]);
+    try {
+      const warning = bare
+        .stderr()
+        .split('\n')
+        .find((line) => line.includes(NO_AUTH_WARNING));
+      expect(warning, bare.stderr()).toBe(
+        `entropic-mcp serve: warning: scopes: is set for ${ECHO} (stop, every other tool) ${NO_AUTH_WARNING}, ` +
+          'so those tools are hidden from everyone; turn on auth with --http and --auth-token-file FILE ' +
+          '(tokens with the scopes they grant) or --auth-jwks URL --auth-issuer ISS --auth-audience AUD, ' +
+          'or remove the scopes',
+      );
+      const client = new Client({ name: 'scopes-no-auth', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(bare.url)));
+      expect((await client.listTools()).tools).toEqual([]); // what the warning is about
+      await client.close();
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('says nothing of it when auth is on', () => {
+    expect(server.stderr()).not.toContain(NO_AUTH_WARNING);
   });
 });
 

@@ -16,6 +16,7 @@ import { ServeError } from '../config/errors.js';
 import { handlerOptions } from '../config/option-uses.js';
 import { loadServeConfig } from '../config/parse.js';
 import { resolveServePlan } from '../config/plan.js';
+import { scopesWithoutAuthWarning } from '../config/scopes.js';
 import { unknownTools } from '../config/tasks.js';
 import { createServeLog, type ServeLog } from '../observe/log.js';
 import { loadServeAuth, type ServeAuth } from './auth.js';
@@ -137,6 +138,8 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
   secrets.secret(passwordOf(plan.redis));
   const handsCredentials = credentialHeadersWarning(plan.contextHeaders);
   if (handsCredentials !== undefined) report(handsCredentials);
+  const hiddenByScopes = scopesWithoutAuthWarning(plan.plugins, args.auth !== undefined);
+  if (hiddenByScopes !== undefined) report(hiddenByScopes);
   if (plan.plugins.length === 0 && plan.toolsModules.length === 0) {
     throw new UsageError(
       'nothing to serve: give --plugin PATH, --config FILE listing plugins under mcp: plugins:, or --tools-module FILE',
