@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { faketimeEnv } from '@entropic-mcp/test-kit/faketime';
 import { type RedisProcess, startRedis } from '@entropic-mcp/test-kit/redis-server';
 import { refuseWrites } from '@entropic-mcp/test-kit/refuse-writes';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServerHandle, serveHttp } from '../../server/src/http/index.js';
@@ -72,12 +73,7 @@ describe('RedisRateLimitStore', () => {
     expect(refused.retryAfterMs).toBeGreaterThan(0);
     expect(refused.retryAfterMs).toBeLessThanOrEqual(1000);
     expect((await store.take('b', rule)).allowed).toBe(true);
-    // Wait for the condition (a token back), not for a fixed time.
-    const deadline = Date.now() + 10_000;
-    while (!(await store.take('a', rule)).allowed) {
-      if (Date.now() > deadline) throw new Error('the bucket never refilled');
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await waitFor(async () => (await store.take('a', rule)).allowed, 10_000, 'the bucket to refill');
     const [key] = await client.keys('rl-test:rate:*');
     expect(key).toMatch(/^rl-test:rate:[A-Za-z0-9_-]{43}$/);
     expect(await client.pttl(key as string)).toBeGreaterThan(0);

@@ -6,9 +6,9 @@
  */
 
 import { ECHO_PLUGIN, type ScaleCluster, startScaleCluster } from '@entropic-mcp/test-kit/cluster';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../server/test/support/era-interop.mjs';
 import { textOf } from './support/serve-helpers.js';
 
 let cluster: ScaleCluster;
@@ -95,7 +95,7 @@ describe.each(MODES)('v2 client through HAProxy, versionNegotiation $mode', ({ m
       // The stream that carries list changes: the listen POST (2026-07-28) or the GET (legacy).
       const subscription = era === '2026-07-28' ? await client.listen({ toolsListChanged: true }) : undefined;
       const streamHop = () => hops.find((h) => h.what === (subscription ? 'subscriptions/listen' : 'GET'));
-      await until(() => streamHop()?.status === 200, 'the stream that carries list changes');
+      await waitFor(() => streamHop()?.status === 200, 'the stream that carries list changes');
       const holder = cluster.node(streamHop()?.servedBy);
       let crossed = false;
       for (let i = 0; i < 6 && !crossed; i++) {
@@ -103,7 +103,7 @@ describe.each(MODES)('v2 client through HAProxy, versionNegotiation $mode', ({ m
         const raisedBy = Number(textOf(await client.callTool({ name: 'scale.add', arguments: {} })));
         const hop = hops.filter((h) => h.what === 'tools/call').at(-1) as Hop;
         expect(raisedBy).toBe(cluster.node(hop.servedBy).child.pid); // the tool ran where HAProxy says
-        await until(() => changes > before, `the list change raised by process ${raisedBy}`);
+        await waitFor(() => changes > before, `the list change raised by process ${raisedBy}`);
         crossed = raisedBy !== holder.child.pid;
       }
       expect(crossed).toBe(true);

@@ -16,8 +16,5 @@ export interface EraTarget {
   pending?: Partial<Record<EraMode, string>>;
 }
 
-/** Polls `check` every 10 ms until it holds; throws naming `what` after `ms`. */
-export function until(check: () => boolean, what: string, ms?: number): Promise<void>;
-
 /** The era interop cases for each version-negotiation mode, against `target`. */
 export function runEraInterop(target: EraTarget): void;

@@ -5,6 +5,7 @@
  * client transport to a server that registered test/fixtures/era/tools.mjs.
  */
 
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -35,14 +36,6 @@ function recordSends(transport, sent) {
     return send(message, options);
   };
   return transport;
-}
-
-export async function until(check, what, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Runs the cases for each mode against `target` (see era-interop.d.mts). */
@@ -119,7 +112,7 @@ export function runEraInterop(target) {
         if (subscription) expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
         const before = toolsChanged;
         const added = firstText(await client.callTool({ name: 'era_add_tool', arguments: {} }));
-        await until(() => toolsChanged > before, 'notifications/tools/list_changed');
+        await waitFor(() => toolsChanged > before, 'notifications/tools/list_changed');
         const { tools } = await client.listTools();
         expect(tools.map((t) => t.name)).toContain(added);
         await subscription?.close();
