@@ -5,11 +5,12 @@
 
 import { performance } from 'node:perf_hooks';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
-import { holdFor } from '@entropic-mcp/test-kit/wait';
+import { nextTurn, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { EARLY_BURST } from '../src/isolated/session.js';
 import { loadPlugin } from '../src/load.js';
 import { MAX_OPEN_BURSTS } from '../src/wire/calls.js';
+import { hostPids, inNanosleep } from './support/host-proc.js';
 import { callError } from './support/suite/helpers.js';
 
 const SLEEP_MS = 25; // wide enough apart that the two outcomes differ by far more than a loaded machine's noise
@@ -47,19 +48,23 @@ describe('early bursts (isolated)', () => {
 
 describe(`at most ${MAX_OPEN_BURSTS} bursts at the host (isolated)`, () => {
   it('holds the calls made while the host has them: one cancelled meanwhile never reaches the host', async () => {
+    const before = hostPids();
     const plugin = await loadPlugin(fixture('crashy'), { isolation: 'process' });
     try {
+      const [host] = [...hostPids()].filter((pid) => !before.has(pid));
+      if (host === undefined) throw new Error('no new plugin host process');
       await plugin.execute('echo', {});
-      const slow = plugin.execute('sleep', { ms: 300 });
-      // The sequence is the subject: the host inside the 300 ms sleep, a second burst in its input, then a
-      // third held here. Nothing outside the host tells when it entered the sleep: the pauses stand for it.
-      await holdFor(50);
-      const next = plugin.execute('sleep', { ms: 1 }); // the second burst, waiting in the host's input
-      await holdFor(20);
+      // The sequence is the subject: the host inside a long sleep (its thread in nanosleep, from /proc), a second
+      // burst in its input, then a third held here and cancelled there, all before the sleep ends.
+      const slow = plugin.execute('sleep', { ms: 3000 });
+      await waitFor(() => inNanosleep(host), 'the host to be inside the sleep');
+      const next = plugin.execute('sleep', { ms: 1 }); // the second burst: it leaves at the end of this turn
+      await nextTurn();
       const controller = new AbortController();
       const dropped = plugin.execute('echo', { dropped: true }, { signal: controller.signal });
       const kept = plugin.execute('echo', { kept: true });
-      await holdFor(50); // cancelled while held here, with the host still inside the sleep
+      await nextTurn(); // held here: the host has MAX_OPEN_BURSTS bursts
+      expect(inNanosleep(host)).toBe(true); // still inside the sleep, so the held calls had no way out
       controller.abort();
       expect((await callError(dropped)).code).toBe('ENTROPIC_ERROR_CANCELLED');
       await slow;
