@@ -28,15 +28,27 @@ export async function modernPeer(
   return peer;
 }
 
-/** Polls `tasks/get` until `done` holds for the task (deadline 20 s, failing with the task's id), and returns it. */
+/**
+ * Polls `tasks/get` until `done` holds for the task (deadline 20 s, failing with the task's id), and returns it.
+ * A `tasks/get` answered with an error (or a `taskId` that is not a string) fails the wait at once, naming it.
+ */
 export async function pollTask(
   peer: ModernPeer,
   taskId: string,
   done: (task: Record<string, unknown>) => boolean,
 ): Promise<Record<string, unknown>> {
+  if (typeof taskId !== 'string') {
+    throw new Error(
+      `pollTask needs a task id, got ${JSON.stringify(taskId)} (the call did not become a task)`,
+    );
+  }
   let task: Record<string, unknown> = {};
   await waitFor(async () => {
-    task = (await peer.modern('tasks/get', { taskId })).result as Record<string, unknown>;
+    const answer = await peer.modern('tasks/get', { taskId });
+    if (answer.result === undefined) {
+      throw new Error(`tasks/get for task ${taskId} answered ${JSON.stringify(answer.error ?? answer)}`);
+    }
+    task = answer.result as Record<string, unknown>;
     return done(task);
   }, `task ${taskId} to get there`);
   return task;

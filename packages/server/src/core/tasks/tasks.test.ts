@@ -1,5 +1,5 @@
 // Tests of tasks in both eras over memory: creation, status, input, cancellation, scoping, limits, TTL.
-import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { connectInMemory, initializedPeer } from '../../../test/support/in-memory.js';
 import { ModernPeer, pollTask } from '../../../test/support/modern.js';
@@ -25,6 +25,13 @@ function work(ms: number, ctx: HandlerContext): Promise<void> {
 
 function fixture(options: TaskOptions = {}, pageSize?: number) {
   const aborted: string[] = [];
+  // `ask` waits until the test has its call's task back, so it asks as a task's handler whatever the load: a
+  // fixed pause could end before a loaded event loop closes the sync window, and the call would then end with
+  // a 2026-07-28 input_required round instead of becoming a task.
+  let letAsk: () => void = () => {};
+  const mayAsk = new Promise<void>((open) => {
+    letAsk = open;
+  });
   const server = new McpServer(
     { name: 't', version: '1' },
     { pageSize, tasks: { pollIntervalMs: 50, syncWindowMs: 0, ...options } },
@@ -48,12 +55,12 @@ function fixture(options: TaskOptions = {}, pageSize?: number) {
     },
   );
   server.addTool({ name: 'ask', execution: { taskSupport: 'optional' } }, async (_args, ctx) => {
-    await holdFor(10); // still working when the client first asks
+    await mayAsk; // still working when the client first asks
     const answer = await ctx.elicit('Go on?', FORM, { key: 'go' });
     return { content: [text(`answered ${answer.action}`)] };
   });
   server.addTool({ name: 'quick' }, () => ({ content: [text('sync')] }));
-  return { server, aborted };
+  return { server, aborted, letAsk: () => letAsk() };
 }
 
 async function modernPeer(server: McpServer, principal?: string): Promise<ModernPeer> {
@@ -102,9 +109,13 @@ describe('tasks in 2026-07-28', () => {
   });
 
   it('wait for input while a task runs: input_required until tasks/update answers (a malformed answer is refused)', async () => {
-    const { server } = fixture();
+    const { server, letAsk } = fixture();
     const peer = await modernPeer(server);
-    const { taskId } = (await peer.modern('tools/call', { name: 'ask' })).result as { taskId: string };
+    const created = (await peer.modern('tools/call', { name: 'ask' })).result as Record<string, unknown>;
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.taskId as string;
+    expect(await pollTask(peer, taskId, () => true)).toMatchObject({ status: 'working' });
+    letAsk();
     const waiting = await pollTask(peer, taskId, (t) => t.status === 'input_required');
     expect(waiting.inputRequests).toEqual({
       go: {
@@ -339,7 +350,7 @@ describe('tasks in 2025-11-25', () => {
   });
 
   it('send input requests of a task to the client, tied to it, and stay input_required until answered', async () => {
-    const { server } = fixture();
+    const { server, letAsk } = fixture();
     const { peer } = await initializedPeer(server, { elicitation: {} }, '2025-11-25');
     let release: (() => void) | undefined;
     const answered = new Promise<void>((resolve) => {
@@ -352,6 +363,7 @@ describe('tasks in 2025-11-25', () => {
     const { task } = (await peer.call('tools/call', { name: 'ask', task: {} })) as {
       task: { taskId: string };
     };
+    letAsk();
     const asked = await peer.waitFor((m) => m.method === 'elicitation/create');
     expect((asked.params as { _meta: unknown })._meta).toEqual({
       'io.modelcontextprotocol/related-task': { taskId: task.taskId },
