@@ -10,23 +10,7 @@ import { holdFor, waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import type { Isolation } from '../src/base/types.js';
 import { loadPlugin } from '../src/index.js';
-
-/** The plugin host processes this process started. */
-function hostPids(): Set<number> {
-  const pids = new Set<number>();
-  for (const task of readdirSync(`/proc/${process.pid}/task`)) {
-    let children = '';
-    try {
-      children = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const pid of children.split(' ').filter(Boolean).map(Number)) {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('entropic_plugin')) pids.add(pid);
-    }
-  }
-  return pids;
-}
+import { hostPids } from './support/host-proc.js';
 
 /** The in-process instance threads of this process (the addon names them). */
 function threadIds(): Set<string> {
