@@ -151,6 +151,8 @@ export interface MethodContext extends HandlerContext {
   readonly op?: Operation | undefined;
   /** 2026-07-28: this round asked the client for input and ends with input_required. */
   readonly awaitingInput: boolean;
+  /** 2026-07-28: run once before the handler's first question for the client (the task decision sets it). */
+  beforeInput: (() => void) | undefined;
   /**
    * A task takes this request over: it leaves its connection's table and its concurrency slot, and
    * `to` stands in for the connection from now on (it answers the request itself).

@@ -129,6 +129,9 @@ export class ModernRequest extends RequestState {
   // Input from the client
 
   private input(request: InputRequest, options: PeerRequestOptions | undefined): Promise<unknown> {
+    const decide = this.beforeInput;
+    this.beforeInput = undefined;
+    decide?.();
     // Once a task holds the request, questions wait for tasks/update instead of ending a round.
     if (this.session.input !== undefined) return this.session.input(request, options?.key);
     return (this.broker as InputBroker).ask(request, options?.key);

@@ -35,6 +35,7 @@ export class RequestState implements MethodContext, Served, LaterListener {
   slot = -1;
   /** The request's telemetry (span, duration), when an OpenTelemetry SDK is registered. */
   op: Operation | undefined = undefined;
+  beforeInput: (() => void) | undefined = undefined;
   private controller: AbortController | undefined;
   private aborted = false;
   private abortReason: unknown;

@@ -149,7 +149,8 @@ export interface TaskOptions {
    * 2026-07-28: a call to a task-supporting tool still running after this long is answered with a
    * task; one that finishes sooner gets its result directly. Default 1000 (a quick call of a
    * task-capable tool is answered as any call, not turned into a task to poll); 0 makes every call
-   * that does not answer within the turn it started in a task.
+   * that does not answer within the turn it started in a task. A question for the client asked
+   * within the window ends the round with input_required; one asked after it finds the task.
    */
   syncWindowMs?: number;
 }

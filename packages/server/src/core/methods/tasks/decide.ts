@@ -75,14 +75,31 @@ export function startTask(tasks: Tasks, req: MethodContext, mode: TaskMode, begi
       return trace === undefined ? begin() : trace.run(begin);
     });
   }
-  const out = trace === undefined ? begin() : trace.run(begin);
-  // Unref'd: a call answered within the window leaves this timer behind, which must not keep its host alive.
-  const syncWindow = setTimeout(() => {
+  const window = tasks.options.syncWindowMs;
+  const begun = Date.now();
+  let decided = false;
+  let syncWindow: ReturnType<typeof setTimeout> | undefined;
+  // At the window's end, a call still running and not waiting for input becomes a task.
+  const decide = () => {
+    if (decided) return;
+    decided = true;
+    if (syncWindow !== undefined) clearTimeout(syncWindow);
     if (!req.finished && !req.awaitingInput)
       new TaskRun(tasks, req, tasks.newTask(owner, 'modern', undefined), trace);
     else trace?.direct();
-  }, tasks.options.syncWindowMs);
-  unref(syncWindow);
+  };
+  // A first question asked once the window is over (by the clock) finds a task, even when a loaded event loop
+  // has not run the window's timer yet (Node may run a longer timer set earlier first). A window of 0 ends
+  // with the turn the call started in, as the timer's shortest delay (1 ms) does.
+  req.beforeInput = () => {
+    if (Date.now() - begun >= Math.max(window, 1)) decide();
+  };
+  const out = trace === undefined ? begin() : trace.run(begin);
+  // Unref'd: a call answered within the window leaves this timer behind, which must not keep its host alive.
+  if (!decided) {
+    syncWindow = setTimeout(decide, window);
+    unref(syncWindow);
+  }
   return trace === undefined ? out : whenSettled(out, trace);
 }
 
