@@ -1,8 +1,13 @@
-// entropic-mcp echo server over Streamable HTTP: a pure-TypeScript tool on @entropic-mcp/server.
-import { McpServer } from '@entropic-mcp/server';
-import { serveHttp } from '@entropic-mcp/server/http';
+// entropic-mcp echo server over Streamable HTTP: a pure-TypeScript tool on @entropic-mcp/server (this
+// workspace's, or the built dist/ folder ENTROPIC_BENCH_SERVER names: src/compare-http.mjs's "before").
 import { register } from './echo-tools.mjs';
 import { httpArgs } from './http-args.mjs';
+
+const where = process.env.ENTROPIC_BENCH_SERVER;
+const { McpServer } = await import(where === undefined ? '@entropic-mcp/server' : `${where}/index.js`);
+const { serveHttp } = await import(
+  where === undefined ? '@entropic-mcp/server/http' : `${where}/http/index.js`
+);
 
 const { port, mode } = httpArgs();
 
