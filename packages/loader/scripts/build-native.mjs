@@ -3,12 +3,14 @@
 // as native/binding.gyp (a binding.gyp at the package root makes npm and pnpm run `node-gyp rebuild` on install)
 // and copied to the root only while node-gyp runs.
 // The Node headers come from the running Node's own installation (--nodedir), so nothing is downloaded.
-// Extra arguments go to node-gyp (for example `-- --debug`).
+// Extra arguments go to node-gyp (for example `-- --debug`). A release build with no extra arguments notes what it
+// was made from in build/Release/native-inputs.txt, so that prebuild.mjs can package it instead of compiling again.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILT_FROM, nativeInputs } from './native-inputs.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -46,6 +48,13 @@ const args = [
 
 const gyp = join(root, 'binding.gyp');
 copyFileSync(join(root, 'native', 'binding.gyp'), gyp);
+let inputs;
+try {
+  inputs = process.argv.length > 2 ? undefined : nativeInputs();
+} catch {
+  // nothing noted: prebuild.mjs then compiles for itself
+}
+rmSync(BUILT_FROM, { force: true });
 let run;
 try {
   run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
@@ -53,4 +62,5 @@ try {
   rmSync(gyp, { force: true });
 }
 if (run.error) throw run.error;
+if (run.status === 0 && inputs !== undefined) writeFileSync(BUILT_FROM, `${inputs}\n`);
 process.exit(run.status ?? 1);

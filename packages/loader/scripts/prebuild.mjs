@@ -9,9 +9,10 @@
 // ENTROPIC_PREBUILD_MUSL=require fails when musl-gcc is missing; =skip does not try.
 // When .prebuild-stamp.json says the prebuilds were made from the same inputs (a hash of the native sources, the
 // ABI headers, these scripts and the toolchain choices) and every file is there, nothing is compiled again;
-// ENTROPIC_PREBUILD_FORCE=1 compiles anyway.
+// ENTROPIC_PREBUILD_FORCE=1 compiles anyway. On Linux, when build/Release holds a release build of the same
+// sources (build-native.mjs notes their hash there: native-inputs.mjs), its addon and host are copied and stripped
+// instead of compiled a second time (node-gyp with the same binding.gyp, flags and Node headers).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -26,10 +27,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { BUILT_FROM, nativeInputs, root, thisLibc } from './native-inputs.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const nodedir = resolve(process.execPath, '..', '..');
 const platformDir = `${process.platform}-${process.arch}`;
@@ -44,12 +44,6 @@ function run(command, args, cwd, env = process.env) {
 
 function has(command) {
   return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-/** The libc node-gyp-build matches on Linux: glibc unless this is Alpine or LIBC says otherwise. */
-function thisLibc() {
-  if (process.platform !== 'linux') return undefined;
-  return process.env.LIBC || (existsSync('/etc/alpine-release') ? 'musl' : 'glibc');
 }
 
 function abiDir(what) {
@@ -89,12 +83,6 @@ function muslHost(into) {
   run('strip', ['--strip-all', out], root);
 }
 
-function filesUnder(dir) {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
-
 function muslWanted() {
   const mode = process.env.ENTROPIC_PREBUILD_MUSL ?? 'auto';
   return process.platform === 'linux' && mode !== 'skip' && thisLibc() !== 'musl' && has('musl-gcc');
@@ -102,18 +90,17 @@ function muslWanted() {
 
 /** What the prebuilds are made from; equal hashes mean equal inputs. */
 function inputsHash() {
-  const hash = createHash('sha256');
-  const files = [
-    join(root, 'scripts', 'prebuild.mjs'),
-    join(root, 'scripts', 'abi-dirs.mjs'),
-    ...filesUnder(join(root, 'native')),
-    ...filesUnder(abiDir('include')),
-    ...filesUnder(abiDir('native')),
-  ].sort();
-  for (const file of files) hash.update(`${relative(root, file)}\0`).update(readFileSync(file));
-  const addonApi = JSON.parse(readFileSync(require.resolve('node-addon-api/package.json'), 'utf8')).version;
-  hash.update(`${platformDir} ${thisLibc()} musl=${muslWanted()} node-addon-api=${addonApi}`);
-  return hash.digest('hex');
+  return nativeInputs([join(root, 'scripts', 'prebuild.mjs')], `musl=${muslWanted()}`);
+}
+
+/** The addon and host of build/Release, when build-native.mjs built them from the sources here (Linux only). */
+function releaseBuild() {
+  if (thisLibc() === undefined || !existsSync(BUILT_FROM)) return undefined;
+  if (readFileSync(BUILT_FROM, 'utf8').trim() !== nativeInputs()) return undefined;
+  const release = dirname(BUILT_FROM);
+  const addon = join(release, 'entropic_loader.node');
+  const host = join(release, HOST);
+  return existsSync(addon) && existsSync(host) ? { addon, host } : undefined;
 }
 
 const stampFile = join(root, '.prebuild-stamp.json');
@@ -142,18 +129,32 @@ try {
     cpSync(join(root, part), join(scratch, part), { recursive: true });
   }
   copyFileSync(join(root, 'native', 'binding.gyp'), join(scratch, 'binding.gyp'));
-  console.error(
-    `prebuild: compiling the addon and the plugin host for ${platformDir} (node-gyp, about 15 s)`,
-  );
-  const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
-  run(process.execPath, [prebuildify, '--napi', '--strip', '--tag-libc'], scratch, {
-    ...process.env,
-    npm_config_nodedir: nodedir,
-  });
   const made = join(scratch, 'prebuilds', platformDir);
-  const host = join(scratch, 'build', 'Release', HOST);
-  if (!existsSync(host)) throw new Error(`${host} is missing after the build`);
   const libc = thisLibc();
+  const built = releaseBuild();
+  let host = join(scratch, 'build', 'Release', HOST);
+  if (built !== undefined) {
+    // prebuildify's name for the addon: the package name with its slash as `+`, then the libc tag.
+    console.error(
+      `prebuild: packaging the addon and the plugin host of build/Release (built from these sources)`,
+    );
+    const name = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name.replace('/', '+');
+    mkdirSync(made, { recursive: true });
+    const addonCopy = join(made, `${name}.${libc}.node`);
+    copyFileSync(built.addon, addonCopy);
+    run('strip', ['--strip-all', addonCopy], scratch);
+    host = built.host;
+  } else {
+    console.error(
+      `prebuild: compiling the addon and the plugin host for ${platformDir} (node-gyp, about 15 s)`,
+    );
+    const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
+    run(process.execPath, [prebuildify, '--napi', '--strip', '--tag-libc'], scratch, {
+      ...process.env,
+      npm_config_nodedir: nodedir,
+    });
+  }
+  if (!existsSync(host)) throw new Error(`${host} is missing after the build`);
   const hostCopy = join(made, libc === undefined ? HOST : `${HOST}.${libc}`);
   copyFileSync(host, hostCopy);
   run('strip', ['--strip-all', hostCopy], scratch);
