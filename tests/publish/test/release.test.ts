@@ -1,12 +1,18 @@
-// The release flow of RELEASING.md, end to end, in a temporary copy of the repository: `pnpm release` consumes the
-// pending changesets plus a minor for abi-headers and a patch for the rest:
-// each package its own version and CHANGELOG.md, the ABI release recorded, a fresh clone's gate naming that release;
-// `pnpm release:publish` publishes to a local Verdaccio and npm installs the server from it; then a server-only
-// patch release and an additive ABI release show each package versioned on its own.
+// The release flow of RELEASING.md, end to end, in one temporary copy of the repository with one local Verdaccio.
+// `pnpm release` consumes the pending changesets plus a minor for abi-headers and a patch for the rest: each
+// package its own version and CHANGELOG.md, the ABI release recorded, a fresh clone's gate naming that release.
+// `pnpm release:publish` publishes them all (workspace: ranges rewritten, the loader with its prebuilds and without
+// serve's bin, OpenTelemetry SDK or yaml); plain npm installs @entropic-mcp/server and @entropic-mcp/serve (which
+// brings the loader) from it into an empty project (no install-script warning, no Redis client), and that project
+// builds a plugin and serves it to the official SDK client with serve's `entropic-mcp`. Then a server minor
+// (versioned, then undone), a server-only patch release and an additive ABI release show each package versioned
+// on its own.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Bump,
@@ -17,79 +23,23 @@ import {
   topEntry,
   type WorkspacePackage,
 } from './support/release-repo.js';
+import { expectedVersions, versions } from './support/release-rules.js';
 import { commitAll, copyRepository, sh } from './support/repo-copy.js';
-import { type Registry, startRegistry } from './support/verdaccio.js';
+import { stepClock } from './support/steps.js';
+import { packument, type Registry, startRegistry } from './support/verdaccio.js';
 
 const MINUTES = 60_000;
 const ABI = '@entropic-mcp/abi-headers';
 const SERVER = '@entropic-mcp/server';
+const LOADER = '@entropic-mcp/loader';
+const SERVE = '@entropic-mcp/serve';
 
 let registry: Registry;
 let repo: string;
 let project: string | undefined;
-const timings: string[] = [];
-let last = Date.now();
-/** Notes how long the step that just ended took; printed at the end. */
-function step(name: string): void {
-  const now = Date.now();
-  timings.push(`${name} ${((now - last) / 1000).toFixed(1)} s`);
-  last = now;
-}
+const { step, summary } = stepClock();
 
-const versions = (pkgs: WorkspacePackage[]) => new Map(pkgs.map((p) => [p.name, p.version]));
 const abiDir = () => join(repo, 'packages', 'abi-headers');
-
-const parse = (v: string) => v.split('.').map(Number) as [number, number, number];
-const atLeast = (a: number[], b: number[]) =>
-  a[0]! !== b[0]! ? a[0]! > b[0]! : a[1]! !== b[1]! ? a[1]! > b[1]! : a[2]! >= b[2]!;
-
-/** Whether `version` satisfies a manifest range as changesets reads it (`workspace:^` is `^` of `current`). */
-function inRange(range: string, current: string, version: string): boolean {
-  let r = range.replace(/^workspace:/, '');
-  if (r === '*' || r === '') return true;
-  if (r === '^') r = `^${current}`;
-  const v = parse(version);
-  if (r.startsWith('>=')) return atLeast(v, parse(r.slice(2)));
-  if (r.startsWith('^')) {
-    const b = parse(r.slice(1));
-    return atLeast(v, b) && (b[0] > 0 ? v[0] === b[0] : v[0] === 0 && v[1] === b[1]);
-  }
-  if (/^\d+\.\d+\.\d+$/.test(r)) return version === r;
-  throw new Error(`the release test cannot read the range ${range}; teach inRange() about it`);
-}
-
-/**
- * The versions `.changeset/config.json` promises for `bumps`: each package its own highest bump; a package one of
- * whose dependencies leaves its range gets a patch, one whose peer dependency leaves its range a major
- * (`onlyUpdatePeerDependentsWhenOutOfRange`); a release within range moves no dependent
- * (`updateInternalDependencies: patch` only rewrites the ranges of packages released anyway).
- */
-function expectedVersions(pkgs: WorkspacePackage[], bumps: Map<string, Bump>): Map<string, string> {
-  const order: (Bump | undefined)[] = [undefined, 'patch', 'minor', 'major'];
-  const type = new Map(bumps);
-  const raise = (name: string, to: Bump) => {
-    if (order.indexOf(to) > order.indexOf(type.get(name))) type.set(name, to);
-  };
-  const current = versions(pkgs);
-  const leaves = (dep: string, range: string) => {
-    const t = type.get(dep);
-    const now = current.get(dep);
-    return t !== undefined && now !== undefined && !inRange(range, now, bumped(now, t));
-  };
-  for (let changed = true; changed; ) {
-    const before = JSON.stringify([...type]);
-    for (const p of pkgs) {
-      for (const [dep, range] of Object.entries(p.dependencies))
-        if (leaves(dep, range)) raise(p.name, 'patch');
-      for (const [dep, range] of Object.entries(p.peerDependencies))
-        if (leaves(dep, range)) raise(p.name, 'major');
-    }
-    changed = JSON.stringify([...type]) !== before;
-  }
-  return new Map(
-    pkgs.map((p) => [p.name, type.has(p.name) ? bumped(p.version, type.get(p.name)!) : p.version]),
-  );
-}
 
 /** `pnpm release` in the copy, as a maintainer runs it. */
 function release(): void {
@@ -108,8 +58,9 @@ beforeAll(async () => {
 }, 10 * MINUTES);
 
 afterAll(async () => {
-  console.log(`release test steps: ${timings.join(', ')}`);
   await registry?.stop();
+  step('stop verdaccio (its CPU counts here)');
+  console.log(`release test steps: ${summary()}`);
   for (const dir of [repo, project]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -179,10 +130,22 @@ describe('pnpm release: the first release, from the pending changesets', () => {
     );
   });
 
-  describe('pnpm release:publish to a local registry, then npm install', () => {
-    let server: string;
+  describe('pnpm release:publish to a local registry, then npm install in an empty project', () => {
+    let released: Map<string, string>;
+    let installOutput: string;
+    const published = async (name: string) => {
+      const doc = await packument(registry, name);
+      return doc.versions[released.get(name)!]!;
+    };
+    const installed = (name: string) =>
+      (
+        JSON.parse(readFileSync(join(project!, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+
     beforeAll(() => {
-      server = versions(publishedPackages(repo)).get(SERVER)!;
+      released = versions(publishedPackages(repo));
       const npmrc = join(repo, '.npmrc');
       appendFileSync(
         npmrc,
@@ -192,34 +155,143 @@ describe('pnpm release: the first release, from the pending changesets', () => {
       sh('git', ['checkout', '--', '.npmrc'], repo);
       step('pnpm release:publish');
       project = mkdtempSync(join(tmpdir(), 'entropic-release-consumer-'));
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+      );
+      // Our scope comes from the local registry; third-party dependencies from the default one.
       writeFileSync(join(project, '.npmrc'), `@entropic-mcp:registry=${registry.url}\n`);
-      const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', `${SERVER}@${server}`], {
-        cwd: project,
-        encoding: 'utf8',
-        timeout: 10 * MINUTES,
-        killSignal: 'SIGKILL',
-      });
-      if (install.status !== 0) throw new Error(`npm install failed:\n${install.stdout}${install.stderr}`);
-      step('npm install the server');
+      // Plain npm, install scripts on; serve brings the loader. A stalled install (waiting on the registry) is
+      // killed and reported instead of holding the run.
+      const install = spawnSync(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          `${SERVER}@${released.get(SERVER)}`,
+          `${SERVE}@${released.get(SERVE)}`,
+        ],
+        { cwd: project, encoding: 'utf8', timeout: 10 * MINUTES, killSignal: 'SIGKILL' },
+      );
+      installOutput = `${install.stdout}${install.stderr}`;
+      if (install.status !== 0) throw new Error(`npm install failed:\n${installOutput}`);
+      step('npm install the server and serve');
     }, 15 * MINUTES);
 
-    it('installs the new server, with its changelog and licence', () => {
-      const dir = join(project!, 'node_modules', '@entropic-mcp', 'server');
+    it('published every package at its new version, with workspace: ranges rewritten', async () => {
+      for (const [name, version] of released) {
+        const doc = await packument(registry, name);
+        expect(doc['dist-tags'].latest, name).toBe(version);
+        expect(JSON.stringify(doc.versions[version]), name).not.toContain('workspace:');
+      }
+      const loader = await published(LOADER);
+      expect(loader.dependencies?.[SERVER]).toBe(`^${released.get(SERVER)}`);
+      expect(loader.dependencies?.[ABI]).toBe(`^${released.get(ABI)}`);
+      expect((await published(SERVE)).dependencies?.[LOADER]).toBe(`^${released.get(LOADER)}`);
+    });
+
+    it('the published loader is the library alone: no bin, no OpenTelemetry SDK, no yaml', async () => {
+      const loader = await published(LOADER);
+      expect(loader.bin).toBeUndefined();
+      const names = Object.keys(loader.dependencies ?? {});
       expect(
-        (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version,
-      ).toBe(server);
+        names.filter((n) => n === 'yaml' || (n.startsWith('@opentelemetry/') && n !== '@opentelemetry/api')),
+      ).toEqual([]);
+      expect(Object.keys((await published(SERVE)).bin ?? {})).toEqual(['entropic-mcp']);
+    });
+
+    it('the published loader carries its prebuilds', async () => {
+      const tarball = join(project!, 'loader.tgz');
+      const body = await (await fetch((await published(LOADER)).dist.tarball)).arrayBuffer();
+      writeFileSync(tarball, Buffer.from(body));
+      const listing = sh('tar', ['tzf', tarball], project!);
+      expect(listing).toContain('package/prebuilds/linux-x64/@entropic-mcp+loader.glibc.node');
+      expect(listing).toContain('package/prebuilds/linux-x64/entropic_plugin_host.glibc');
+      expect(listing).toContain('package/prebuilds/linux-x64/entropic_plugin_host.musl');
+    });
+
+    it('installs the new server, with its changelog and licence', () => {
+      const server = released.get(SERVER)!;
+      const dir = join(project!, 'node_modules', '@entropic-mcp', 'server');
+      expect(installed(SERVER)).toBe(server);
       expect(topEntry(readFileSync(join(dir, 'CHANGELOG.md'), 'utf8'))).toBe(server);
       expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toContain('Apache License');
       const run = spawnSync(
         process.execPath,
         ['--input-type=module', '-e', `import('${SERVER}').then((m) => console.log(typeof m.McpServer))`],
-        {
-          cwd: project,
-          encoding: 'utf8',
-        },
+        { cwd: project, encoding: 'utf8' },
       );
       expect(run.stdout.trim(), run.stderr).toBe('function');
+    });
+
+    it('installs with plain npm without an install-script warning, and without the Redis packages', () => {
+      expect(installOutput).not.toMatch(/install-scripts|allowScripts|install script/i);
+      expect(existsSync(join(project!, 'node_modules', 'ioredis'))).toBe(false);
+      expect(existsSync(join(project!, 'node_modules', '@entropic-mcp', 'redis'))).toBe(false);
+    });
+
+    it(
+      'installs serve with its loader, builds a plugin and serves it to the SDK client with entropic-mcp',
+      async () => {
+        expect(installed(LOADER)).toBe(released.get(LOADER));
+        expect(installed(SERVE)).toBe(released.get(SERVE));
+        const bin = join(project!, 'node_modules', '.bin');
+        const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+        sh('npx', ['--no-install', 'entropic-mcp', 'new-plugin', 'greeter'], project!, env);
+        sh('make', ['-C', 'greeter'], project!, env);
+        const transport = new StdioClientTransport({
+          command: join(bin, 'entropic-mcp'),
+          args: [
+            'serve',
+            '--plugin',
+            join(project!, 'greeter', 'build', 'libgreeter.so'),
+            '--root',
+            project!,
+          ],
+          cwd: project,
+          env: env as Record<string, string>,
+          stderr: 'pipe',
+        });
+        const client = new Client({ name: 'release-check', version: '1.0.0' });
+        await client.connect(transport);
+        try {
+          const result = await client.callTool({ name: 'greeter.hello', arguments: { name: 'registry' } });
+          const content = result.content as { type: string; text?: string }[];
+          expect(content[0]?.text).toBe('Hello, registry!');
+        } finally {
+          await client.close();
+        }
+        step('a plugin built and served from the installed packages');
+      },
+      5 * MINUTES,
+    );
+  });
+
+  describe('a server minor, versioned then undone: its dependents loader and serve take a patch', () => {
+    let mid: WorkspacePackage[];
+    let planned: Map<string, string>;
+    beforeAll(() => {
+      mid = publishedPackages(repo);
+      changeset('server-feature.md', SERVER, 'minor', 'A feature in the server.');
+      sh('pnpm', ['exec', 'changeset', 'version'], repo);
+      planned = versions(publishedPackages(repo));
+      sh('git', ['reset', '-q', '--hard'], repo);
+      sh('git', ['clean', '-fdq'], repo);
+      step('changeset version (server minor), undone');
+    }, 5 * MINUTES);
+
+    it('versions each package on its own: the changed server, its dependent loader and serve, nothing else', () => {
+      const was = versions(mid);
+      expect(planned.get(SERVER)).toBe(bumped(was.get(SERVER)!, 'minor'));
+      expect(planned.get(LOADER)).toBe(bumped(was.get(LOADER)!, 'patch'));
+      expect(planned.get(SERVE)).toBe(bumped(was.get(SERVE)!, 'patch'));
+      // The Redis package's peer range on the server spans its 0.x releases (>=0.1.0 <1), so a server minor
+      // leaves it as it is; serve's optional peer range on the Redis package (>=0.1.0) stays satisfied too.
+      for (const name of [...was.keys()].filter((n) => ![SERVER, LOADER, SERVE].includes(n)))
+        expect(planned.get(name), name).toBe(was.get(name));
+      expect(planned).toEqual(expectedVersions(mid, new Map([[SERVER, 'minor' as Bump]])));
+      expect(sh('git', ['status', '--porcelain'], repo)).toBe('');
     });
   });
 

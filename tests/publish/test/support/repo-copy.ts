@@ -2,7 +2,7 @@
 // not ignored) plus the built dist/ of each published package (and the loader's prebuilds when there are some), in
 // a fresh git repository of its own, with its dependencies installed by pnpm from the local store.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,11 +32,6 @@ export function sh(cmd: string, args: string[], cwd: string, env: NodeJS.Process
       `${cmd} ${args.join(' ')} (in ${cwd}) failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
     );
   }
-}
-
-export function version(root: string, name: (typeof PUBLISHED)[number]): string {
-  const manifest = join(root, 'packages', name, 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 export function copyRepository(): string {

@@ -1,5 +1,5 @@
-// A throwaway Verdaccio registry for the publish test: temporary storage, one user, no uplinks (nothing is
-// proxied to another registry), on a free port of 127.0.0.1.
+// A throwaway Verdaccio registry for the release test: temporary storage, one user, no uplinks (nothing is
+// proxied to another registry), on a free port of 127.0.0.1; and what it holds of a package.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +14,28 @@ export interface Registry {
   readonly authKey: string;
   readonly token: string;
   stop(): Promise<void>;
+}
+
+/** One published version's manifest, as the registry serves it. */
+export interface Manifest {
+  version: string;
+  dependencies?: Record<string, string>;
+  bin?: Record<string, string>;
+  dist: { tarball: string };
+}
+
+/** What the registry holds of a package: its dist-tags and each version's manifest. */
+export interface Packument {
+  'dist-tags': { latest: string };
+  versions: Record<string, Manifest>;
+}
+
+export async function packument(registry: Registry, name: string): Promise<Packument> {
+  const url = `${registry.url}${encodeURIComponent(name)}`;
+  // The registry may close an idle kept-alive socket just as fetch reuses it: one retry on a fresh one.
+  const answer = await fetch(url).catch(() => fetch(url));
+  if (answer.status !== 200) throw new Error(`the registry answered ${answer.status} for ${name}`);
+  return (await answer.json()) as Packument;
 }
 
 export async function startRegistry(): Promise<Registry> {
