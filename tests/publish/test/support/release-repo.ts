@@ -18,13 +18,21 @@ export interface WorkspacePackage {
   peerDependencies: Record<string, string>;
 }
 
-/** The workspace's published (non-private) packages, as pnpm lists them, with their manifests. */
+interface Listed {
+  name?: string;
+  path: string;
+  private?: boolean;
+}
+/** pnpm's list of each root's workspace packages: a release changes their manifests, never which they are. */
+const listings = new Map<string, Listed[]>();
+
+/** The workspace's published (non-private) packages, as pnpm lists them, with their manifests as they are now. */
 export function publishedPackages(root: string): WorkspacePackage[] {
-  const listed = JSON.parse(sh('pnpm', ['ls', '-r', '--depth', '-1', '--json'], root)) as {
-    name?: string;
-    path: string;
-    private?: boolean;
-  }[];
+  let listed = listings.get(root);
+  if (listed === undefined) {
+    listed = JSON.parse(sh('pnpm', ['ls', '-r', '--depth', '-1', '--json'], root)) as Listed[];
+    listings.set(root, listed);
+  }
   return listed
     .filter((p) => p.private !== true && p.name !== undefined)
     .map((p) => {
@@ -71,15 +79,15 @@ export function topEntry(changelog: string): string | undefined {
   return /^## (\S+)$/m.exec(changelog)?.[1];
 }
 
-/** The ABI gate as `npm test` runs it in CI: a fresh clone of `main` (no tags), `check --ci` with CI set. */
+/**
+ * The ABI gate as `npm test` runs it in CI: a fresh clone of `main` (no tags), `check --ci` with CI set. The clone
+ * is a local one (objects hard-linked, not packed and unpacked as through `file://`): the same branch, history and
+ * refs, without a tag, for 0.7 s of CPU instead of 1.0 s.
+ */
 export function gateInFreshClone(repo: string): { code: number; text: string } {
   const clone = mkdtempSync(join(tmpdir(), 'entropic-release-clone-'));
   try {
-    sh(
-      'git',
-      ['clone', '-q', '--no-tags', '--single-branch', '--branch', 'main', `file://${repo}`, clone],
-      tmpdir(),
-    );
+    sh('git', ['clone', '-q', '--no-tags', '--single-branch', '--branch', 'main', repo, clone], tmpdir());
     // The clone has no node_modules: the gate is the copy's built CLI, run in the clone.
     const cli = join(repo, 'packages', 'codegen', 'dist', 'cli.js');
     const run = spawnSync(process.execPath, [cli, 'check', '--ci'], {
