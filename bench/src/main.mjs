@@ -55,16 +55,16 @@ function options() {
     quick,
     only,
     repeat: number(values.repeat, quick ? 1 : 3),
-    calls: number(values.calls, quick ? 100 : 20_000),
-    warmup: number(values.warmup, quick ? 30 : 2_000),
-    httpCalls: number(values['http-calls'], quick ? 100 : 10_000),
-    httpWarmup: quick ? 30 : 1_000,
+    calls: number(values.calls, quick ? 64 : 20_000),
+    warmup: number(values.warmup, quick ? 5 : 2_000),
+    httpCalls: number(values['http-calls'], quick ? 64 : 10_000),
+    httpWarmup: quick ? 5 : 1_000,
     spinCalls: number(values['spin-calls'], quick ? 50 : 3_000),
     inflight: 64,
     clients: 64,
     growthStdio: quick ? [500, 1_000] : [100_000, 250_000, 500_000, 750_000, 1_000_000],
     growthHttp: quick
-      ? [250, 500]
+      ? [128, 256]
       : values['growth-http-full']
         ? [100_000, 250_000, 500_000, 750_000, 1_000_000]
         : [100_000, 200_000, 300_000],

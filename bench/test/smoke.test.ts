@@ -117,6 +117,23 @@ describe('pnpm bench --quick', () => {
     }
   });
 
+  it('measures every OpenTelemetry target, the server from before its telemetry included', () => {
+    for (const id of ['telemetry-1', 'telemetry-64', 'telemetry-64-each']) {
+      const table = result.tables.find((t) => t.id === id)!;
+      expect(problems(table)).toEqual([]);
+      expect(table.rows.map((r) => r.target)).toEqual([
+        'entropic-today',
+        'entropic-api',
+        'entropic-sdk',
+        'plugin-api',
+        'plugin-sdk',
+      ]);
+      for (const row of table.rows) expect(row.perSecond, row.label).toBeGreaterThan(0);
+    }
+    const cost = result.tables.find((t) => t.id === 'telemetry-cost')!;
+    expect(cost.rows).toHaveLength(3);
+  });
+
   it('reads RSS at each growth checkpoint and times the ABI CLI', () => {
     const growth = result.tables.find((t) => t.id === 'growth')!;
     expect(problems(growth)).toEqual([]);
