@@ -18,7 +18,7 @@ logs="$out/logs"
 mkdir -p "$logs"
 trap 'rm -rf "$out"' EXIT
 
-SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1)
+SAN=(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g1 -O1)
 include="$(node scripts/abi-dirs.mjs include)"
 native="$(node scripts/abi-dirs.mjs native)"
 
@@ -31,25 +31,22 @@ fi
 # the loader (it reports them by name), so ASan must not turn them into reports of its own.
 asan_common="handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:log_path=$logs/asan:exitcode=86"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan"
-
-# The workspace's vitest (hoisted to the repository root), or whatever pnpm finds. One run per sanitized build:
-# the loader's suites and the serve suites that run plugins through `entropic-mcp serve` (the environment set here
-# reaches the serve processes they start, and through them the loader) share one vitest, whose start-up under
-# LD_PRELOAD=libasan costs seconds. One -t pattern picks each file's cases (see each run).
-vitest_suites() {
-  local runner=(pnpm exec vitest)
-  [ -x ../../node_modules/.bin/vitest ] && runner=(../../node_modules/.bin/vitest)
-  "${runner[@]}" run --reporter=dot --project loader:integration --project serve:integration "$@"
-}
 status=0
 
-make -s -C test/fixtures
+# The wire's C, compiled once as C (as binding.gyp compiles it) and linked into both builds. -g1: line tables,
+# all a report's stack needs, at a fraction of the compile time of full debug information.
+mkdir -p "$out/wire"
+for src in native/wire/*.c; do
+  "$CC" -std=gnu11 -fPIC -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" -Inative/wire \
+    -c "$src" -o "$out/wire/$(basename "$src" .c).o"
+done
 
 if [ "$what" = all ] || [ "$what" = host ]; then
   echo "sanitize: building entropic_plugin_host with ${SAN[*]}"
   # shellcheck disable=SC2046
   "$CC" -std=gnu11 -pthread -Wall -Wextra "${SAN[@]}" -I"$include" -I"$native" -Inative/wire \
-    $(node scripts/abi-dirs.mjs host-sources) -o "$out/entropic_plugin_host" -ldl -lpthread
+    $(node scripts/abi-dirs.mjs host-sources | tr ' ' '\n' | grep -v '^native/wire/') "$out"/wire/*.o \
+    -o "$out/entropic_plugin_host" -ldl -lpthread
   # Canary: a plugin with a double free must leave a report, or reports would go unseen.
   "$CC" -std=gnu11 -fPIC -shared -g -I"$include" test/fixtures/sanitize/canary.c -o "$out/canary.so"
   ASAN_OPTIONS="$asan_common" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" node --input-type=module -e "
@@ -64,14 +61,10 @@ if [ "$what" = all ] || [ "$what" = host ]; then
     echo "sanitize: the canary double free left no report" >&2
     status=1
   fi
-  echo "sanitize: isolated plugin suite, plugin-context cases, serve fault matrix and late callbacks of a plugin"
-  echo "sanitize: thread through serve, on the sanitized host"
-  # Every case of isolated.test.ts but the memory limit (it caps the address space, which ASan's shadow memory
-  # cannot live under), the process-mode cases of context.test.ts (not "(none)"), all of faults-stdio.test.ts,
-  # and the `--isolation process` case of serve-context-late.test.ts.
-  ASAN_OPTIONS="$asan_common:detect_leaks=1" ENTROPIC_PLUGIN_HOST="$out/entropic_plugin_host" \
-    vitest_suites test/isolated.test.ts test/context.test.ts test/faults-stdio.test.ts \
-    test/serve-context-late.test.ts -t '^(?!.*memoryLimitMb)(?!.*\(none\))(?!.*--isolation none)' || status=1
+  echo "sanitize: host: isolated plugin suite, plugin-context cases, serve fault matrix and late callbacks of a"
+  echo "sanitize: plugin thread through serve, on the sanitized host"
+  export SANITIZE_HOST="$out/entropic_plugin_host"
+  export SANITIZE_HOST_ASAN_OPTIONS="$asan_common:detect_leaks=1"
 fi
 
 if [ "$what" = all ] || [ "$what" = addon ]; then
@@ -82,19 +75,22 @@ if [ "$what" = all ] || [ "$what" = addon ]; then
   "$CXX" -std=c++17 -shared -fPIC -fexceptions -fvisibility=hidden -Wall -Wextra "${SAN[@]}" \
     -DNAPI_VERSION=8 -DNAPI_CPP_EXCEPTIONS -DNODE_ADDON_API_DISABLE_DEPRECATED \
     -I"$addon_api" -I"$node_include" -I"$include" -I"$native" -Inative/wire \
-    native/addon/*.cc -x c++ native/wire/*.c -o "$out/entropic_loader.node" -ldl -lpthread
-  echo "sanitize: in-process plugin suite, plugin-context cases and late callbacks of a plugin thread through"
-  echo "sanitize: serve, with the sanitized addon (libasan preloaded into node)"
-  # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge. Every case of the
-  # three inprocess*.test.ts files, the "(none)" cases of context.test.ts (not the other "plugin context" ones),
-  # and the `--isolation none` case of serve-context-late.test.ts.
-  LD_PRELOAD="$("$CXX" -print-file-name=libasan.so)" \
-    ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0" \
-    ENTROPIC_LOADER_ADDON="$out/entropic_loader.node" \
-    vitest_suites test/inprocess.test.ts test/inprocess-threads.test.ts test/inprocess-lifecycle.test.ts \
-    test/context.test.ts test/serve-context-late.test.ts \
-    -t '^(?!.*plugin context(?! \(none\)))(?!.*--isolation (?!none))' || status=1
+    native/addon/*.cc "$out"/wire/*.o -o "$out/entropic_loader.node" -ldl -lpthread
+  echo "sanitize: addon: in-process plugin suite, plugin-context cases and late callbacks of a plugin thread"
+  echo "sanitize: through serve, with the sanitized addon (libasan preloaded into node)"
+  # Node itself is not built with ASan: its own leaks and allocator pairs are not ours to judge.
+  export SANITIZE_ADDON="$out/entropic_loader.node"
+  export SANITIZE_LIBASAN="$("$CXX" -print-file-name=libasan.so)"
+  export SANITIZE_ADDON_ASAN_OPTIONS="$asan_common:detect_leaks=0:alloc_dealloc_mismatch=0:verify_asan_link_order=0"
 fi
+
+# One vitest run for both builds: the loader's suites and the serve suites that run plugins through
+# `entropic-mcp serve` (the environment set here reaches the serve processes they start, and through them the
+# loader). test/support/sanitize.vitest.mjs picks each build's files and cases and gives each its environment; its
+# global setup compiles the fixtures. The workspace's vitest (hoisted to the repository root), or pnpm's.
+runner=(pnpm exec vitest)
+[ -x ../../node_modules/.bin/vitest ] && runner=(../../node_modules/.bin/vitest)
+SANITIZE_WHAT="$what" "${runner[@]}" run --config test/support/sanitize.vitest.mjs || status=1
 
 # A log counts only when it holds a finding. LeakSanitizer's tracer sometimes logs a bare "Unable to get
 # registers from thread N" when a thread is exiting while it stops the world: that is no report.
