@@ -1,6 +1,8 @@
 // Gate rules on the committed files: generated files fresh, lock current, intact and append-only.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractPaths } from '../src/check/git.js';
 import { UsageError } from '../src/check/run.js';
 import { fingerprintOf } from '../src/lock/fingerprint.js';
 import type { AbiLock } from '../src/lock/lock-file.js';
@@ -160,5 +162,24 @@ describe('choosing the base', () => {
 
   it('rejects a base that names no commit', async () => {
     await expect(scenario().check({ base: 'no-such-ref' })).rejects.toThrow(UsageError);
+  });
+
+  it('takes from the base the files it has, in their layout, and skips those it lacks', () => {
+    const s = scenario();
+    const dest = join(s.dir, '.base');
+    const pkg = 'packages/abi-headers';
+    extractPaths(
+      s.dir,
+      'main',
+      [`${pkg}/abi.lock.json`, `${pkg}/no-such`, `${pkg}/src/abi`, 'abi.lock.json'],
+      dest,
+    );
+    expect(readFileSync(join(dest, pkg, 'abi.lock.json'), 'utf8')).toBe(s.read('abi.lock.json'));
+    expect(readdirSync(join(dest, pkg, 'src/abi')).sort()).toEqual(readdirSync(s.file('src/abi')).sort());
+    expect(readdirSync(join(dest, pkg)).sort()).toEqual(['abi.lock.json', 'src']);
+    expect(readdirSync(dest)).toEqual(['packages']);
+    const none = join(s.dir, '.none');
+    extractPaths(s.dir, 'main', [`${pkg}/no-such`], none);
+    expect(existsSync(none) && readdirSync(none)).toEqual([]);
   });
 });

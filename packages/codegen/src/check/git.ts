@@ -68,7 +68,19 @@ export function listFolder(cwd: string, ref: string, path: string): string[] {
 
 /** Writes the tree of `paths` at `ref` below `dest`, keeping their repository-relative layout. */
 export function extractPaths(cwd: string, ref: string, paths: string[], dest: string): void {
-  const present = paths.filter((p) => git(cwd, ['cat-file', '-e', `${ref}:${p}`]).status === 0);
+  // Which of them exist at `ref`, in one call (ls-tree names each path it finds, relative to the top folder).
+  const listed = git(cwd, [
+    '--literal-pathspecs',
+    'ls-tree',
+    '-z',
+    '--full-tree',
+    '--name-only',
+    ref,
+    '--',
+    ...paths,
+  ]);
+  const found = new Set(listed.status === 0 ? listed.stdout.split('\0') : []);
+  const present = paths.filter((p) => found.has(p));
   mkdirSync(dest, { recursive: true });
   if (present.length === 0) return;
   const archive = spawnSync('git', ['archive', '--format=tar', ref, '--', ...present], {
