@@ -4,7 +4,7 @@
  */
 
 import { readFile } from 'node:fs/promises';
-import { bearerAuth, type HttpAuthOptions } from '@entropic-mcp/server/http';
+import type { HttpAuthOptions } from '@entropic-mcp/server/http';
 import { type ServeAuthArgs, UsageError } from '../config/args.js';
 
 export interface ServeAuth {
@@ -48,6 +48,8 @@ export async function loadServeAuth(
     }
     tokens = parseTokenFile(text, auth.tokenFile);
   }
+  // Loaded here, not at start-up: only an HTTP server with --auth-* needs it.
+  const { bearerAuth } = await import('@entropic-mcp/server/http');
   const options = bearerAuth({
     ...(auth.jwksUrl === undefined
       ? {}

@@ -8,7 +8,6 @@ import type { DirectivesHook, Plugin } from '@entropic-mcp/loader';
 import { findCollisions, mountPlugin, ToolCollisionError, ToolRegistrationError } from '@entropic-mcp/loader';
 import type { PrivateStdio } from '@entropic-mcp/loader/addon';
 import { McpServer } from '@entropic-mcp/server';
-import { serveHttp } from '@entropic-mcp/server/http';
 import { serveStdio } from '@entropic-mcp/server/stdio';
 import { type ServeArgs, UsageError } from '../config/args.js';
 import { credentialHeadersWarning } from '../config/context-headers.js';
@@ -239,6 +238,8 @@ export async function startServe(args: ServeArgs, options: StartOptions = {}): P
     }
     modules = await loadToolsModules(plan.toolsModules, server, { root: plan.root }, plan.toolsModuleTasks);
     if (plan.transport.kind === 'http') {
+      // HTTP's modules are loaded only when it is served: a stdio start does without them.
+      const { serveHttp } = await import('@entropic-mcp/server/http');
       const http = await serveHttp(server, {
         host: plan.transport.host,
         port: plan.transport.port,
