@@ -1,11 +1,15 @@
-// Public surface of @entropic-mcp/server; installs the full JSON Schema validator and the HMAC.
+// Public surface of @entropic-mcp/server; installs the full JSON Schema validator, the HMAC and the
+// OpenTelemetry API's loader.
 import { useMacFactory } from './core/modern/sealer.js';
+import { useOtelApi } from './core/telemetry/api.js';
 import { useFullValidator } from './core/validator.js';
 import { hmacSha256 } from './crypto/hmac.js';
+import { loadOtelApi } from './telemetry/otel-api.js';
 import { ajvValidatorFactory } from './validation/ajv.js';
 
 useFullValidator(ajvValidatorFactory);
 useMacFactory(hmacSha256);
+useOtelApi(loadOtelApi);
 
 export { audio, image, resource, resourceLink, text } from './core/content.js';
 export {

@@ -17,6 +17,8 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
+import { useOtelApi } from '../../src/core/telemetry/api.js';
+import { loadOtelApi } from '../../src/telemetry/otel-api.js';
 
 class OnDemandReader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
@@ -31,6 +33,8 @@ export interface OtelHarness {
 }
 
 export function installOtel(): OtelHarness {
+  // What the package's entry installs: a test that builds a server from the core alone needs it too.
+  useOtelApi(loadOtelApi);
   const exporter = new InMemorySpanExporter();
   const tracing = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   tracing.register();

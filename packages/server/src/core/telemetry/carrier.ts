@@ -5,7 +5,8 @@
  * Extraction and injection go through the propagator registered with the API (none: nothing happens).
  */
 
-import { type Context, context, propagation, type TextMapGetter } from '@opentelemetry/api';
+import type { Context, TextMapGetter } from '@opentelemetry/api';
+import type { Otel } from './api.js';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -24,10 +25,12 @@ const headerGetter: TextMapGetter<Headers> = {
 
 /** The parent of the span of a message with these params, received with these HTTP headers. */
 export function parentContext(
+  api: Otel,
   params: Record<string, unknown> | undefined,
   headers: Headers | undefined,
 ): Context {
-  const ambient = context.active();
+  const { propagation } = api;
+  const ambient = api.context.active();
   const meta = params?._meta;
   if (
     typeof meta === 'object' &&
@@ -42,11 +45,12 @@ export function parentContext(
 
 /** `params` with the trace context of `ctx` added to its `_meta` (a copy; the caller's object is untouched). */
 export function withTraceContext(
+  api: Otel,
   params: Record<string, unknown> | undefined,
   ctx: Context,
 ): Record<string, unknown> | undefined {
   const carrier: Record<string, string> = {};
-  propagation.inject(ctx, carrier);
+  api.propagation.inject(ctx, carrier);
   if (Object.keys(carrier).length === 0) return params;
   const meta = params?._meta;
   const base = typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : {};

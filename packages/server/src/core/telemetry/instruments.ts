@@ -4,16 +4,15 @@
  * none registered they are the API's no-ops and `on` is false (callers then skip building attributes).
  */
 
-import {
-  type Attributes,
-  type Counter,
-  createNoopMeter,
-  type Histogram,
-  type MeterProvider,
-  metrics,
-  type ObservableResult,
-  type UpDownCounter,
+import type {
+  Attributes,
+  Counter,
+  Histogram,
+  MeterProvider,
+  ObservableResult,
+  UpDownCounter,
 } from '@opentelemetry/api';
+import { type Otel, otelInUse } from './api.js';
 import { DURATION_BUCKETS, Metric, type RejectReason } from './names.js';
 
 export interface Instruments {
@@ -24,18 +23,6 @@ export interface Instruments {
   readonly requestsActive: UpDownCounter;
   readonly sessionsActive: UpDownCounter;
   readonly requestsRejected: Counter;
-}
-
-/**
- * The API keeps whatever is registered with it (a tracer, meter or propagator provider, a context manager) under
- * this global, made by the first registration. Without it every API call is a no-op, so the telemetry skips
- * even those: the cost of a request without an SDK is this one lookup.
- */
-const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
-
-/** Whether anything is registered with the OpenTelemetry API (an SDK, a context manager, a propagator). */
-export function apiInUse(): boolean {
-  return (globalThis as Record<symbol, unknown>)[API_GLOBAL] !== undefined;
 }
 
 /** The instrumentation scope of every span and metric of this package. */
@@ -61,10 +48,10 @@ function observeQueues(result: ObservableResult): void {
   result.observe(sum);
 }
 
-function create(provider: MeterProvider): Instruments {
+function create(api: Otel, provider: MeterProvider): Instruments {
   const meter = provider.getMeter(SCOPE);
   const advice = { explicitBucketBoundaries: [...DURATION_BUCKETS] };
-  const on = meter !== createNoopMeter();
+  const on = meter !== api.createNoopMeter();
   if (on) {
     meter
       .createObservableUpDownCounter(Metric.requestsQueued, {
@@ -104,12 +91,12 @@ function create(provider: MeterProvider): Instruments {
 let provider: MeterProvider | undefined;
 let current: Instruments | undefined;
 
-/** The instruments of the meter provider registered now (made once per provider). */
-export function instruments(): Instruments {
-  const now = metrics.getMeterProvider();
+/** The instruments of the meter provider registered now (made once per provider); `api` is otelInUse()'s. */
+export function instruments(api: Otel): Instruments {
+  const now = api.metrics.getMeterProvider();
   if (now !== provider || current === undefined) {
     provider = now;
-    current = create(now);
+    current = create(api, now);
   }
   return current;
 }
@@ -122,5 +109,7 @@ const REASONS: Record<RejectReason, Attributes> = {
 
 /** Count one request refused before it was served. */
 export function countRejected(reason: RejectReason): void {
-  instruments().requestsRejected.add(1, REASONS[reason]);
+  // With nothing registered the API's meter is a no-op: nothing to count.
+  const api = otelInUse();
+  if (api !== undefined) instruments(api).requestsRejected.add(1, REASONS[reason]);
 }

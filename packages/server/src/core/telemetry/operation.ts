@@ -4,7 +4,8 @@
  * otherwise the core holds `undefined` and pays nothing more.
  */
 
-import { type Attributes, type Context, context, type Span, SpanStatusCode } from '@opentelemetry/api';
+import type { Attributes, Context, Span } from '@opentelemetry/api';
+import type { Otel } from './api.js';
 import { boundedErrorCode } from './bounded.js';
 import type { Instruments } from './instruments.js';
 import { Attr, TOOL_ERROR } from './names.js';
@@ -19,6 +20,8 @@ export class Operation {
   private done = false;
 
   constructor(
+    /** The API the operation was made with (one is registered, or there would be no operation). */
+    private readonly api: Otel,
     readonly method: string,
     /** The context a handler runs in: the server span's, or the extracted parent when nothing records. */
     readonly ctx: Context,
@@ -36,7 +39,7 @@ export class Operation {
 
   /** Run `fn(arg)` with this operation's context active, so child spans (plugin calls, Redis) hang under it. */
   run<A, R>(fn: (arg: A) => R, arg: A): R {
-    return context.with(this.ctx, fn, undefined, arg);
+    return this.api.context.with(this.ctx, fn, undefined, arg);
   }
 
   /** The answer left (or, for a notification, it was handled): `message` is the response, if any. */
@@ -74,8 +77,8 @@ export class Operation {
       if (errorType !== undefined) {
         span.setStatus(
           description === undefined
-            ? { code: SpanStatusCode.ERROR }
-            : { code: SpanStatusCode.ERROR, message: description },
+            ? { code: this.api.SpanStatusCode.ERROR }
+            : { code: this.api.SpanStatusCode.ERROR, message: description },
         );
       }
       span.end();

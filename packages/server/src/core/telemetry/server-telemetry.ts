@@ -3,23 +3,15 @@
  * request and notification in the MCP conventions' names and attributes, parented on the client's
  * `_meta.traceparent`; a CLIENT span per request the server sends; the conventions' duration histograms and
  * our gauges and counters. Everything goes through `@opentelemetry/api`: with no SDK registered, a request
- * costs one global lookup (instruments.ts, `apiInUse`).
+ * costs one global lookup (api.ts, `otelInUse`), and the API is not even loaded.
  */
 
-import {
-  type Attributes,
-  type Context,
-  context as contextApi,
-  isSpanContextValid,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { MessageContext } from '../transport.js';
+import { type Otel, otelInUse } from './api.js';
 import { boundedErrorCode, boundedMethod, type KnownMethods, MAX_ORIGINAL_METHOD, OTHER } from './bounded.js';
 import { parentContext, withTraceContext } from './carrier.js';
-import { apiInUse, countRejected, instruments, SCOPE } from './instruments.js';
+import { countRejected, instruments, SCOPE } from './instruments.js';
 import { Attr, type RejectReason, TOOL_ERROR } from './names.js';
 import { Operation, type OperationSink } from './operation.js';
 
@@ -43,10 +35,6 @@ interface SessionRecord {
   readonly started: number;
   readonly attributes: Attributes;
 }
-
-const SERVER = { kind: SpanKind.SERVER };
-const CLIENT = { kind: SpanKind.CLIENT };
-const INTERNAL = { kind: SpanKind.INTERNAL };
 
 /** The lifetime of a task as a span: its handler's answer, then its end. */
 /**
@@ -75,10 +63,16 @@ const REJECTED_BY_CODE: Readonly<Record<string, RejectReason>> = {
 };
 
 export class ServerTelemetry implements OperationSink {
-  private readonly tracer = trace.getTracer(SCOPE);
+  private tracer: Tracer | undefined;
   private readonly sessions = new WeakMap<object, SessionRecord>();
 
   constructor(private readonly registry: ObservedRegistry) {}
+
+  /** The server's tracer, got from the API the first time something is traced. */
+  private tracerOf(api: Otel): Tracer {
+    this.tracer ??= api.trace.getTracer(SCOPE);
+    return this.tracer;
+  }
 
   /** A request arrived: its operation, or undefined when nothing is registered to record it. */
   request(
@@ -108,22 +102,28 @@ export class ServerTelemetry implements OperationSink {
     context: MessageContext | undefined,
     conn: ObservedConnection,
   ): Operation | undefined {
-    if (!apiInUse()) return undefined;
-    const metrics = instruments();
-    const parent = parentContext(params, context?.headers);
+    const api = otelInUse();
+    if (api === undefined) return undefined;
+    const metrics = instruments(api);
+    const parent = parentContext(api, params, context?.headers);
     const name = boundedMethod(method, this.registry);
     const target = this.target(name, params);
-    const span = this.tracer.startSpan(target === undefined ? name : `${name} ${target}`, SERVER, parent);
+    const span = this.tracerOf(api).startSpan(
+      target === undefined ? name : `${name} ${target}`,
+      { kind: api.SpanKind.SERVER },
+      parent,
+    );
     const recording = span.isRecording();
-    if (!recording && !metrics.on && !isSpanContextValid(span.spanContext())) return undefined;
+    if (!recording && !metrics.on && !api.isSpanContextValid(span.spanContext())) return undefined;
     const attributes = this.attributesOf(name, target, context, conn);
     if (recording) {
-      describeSpan(span, attributes, id, params, conn, parent);
+      describeSpan(api, span, attributes, id, params, conn, parent);
       if (name === OTHER) span.setAttribute(Attr.methodOriginal, method.slice(0, MAX_ORIGINAL_METHOD));
     }
     return new Operation(
+      api,
       method,
-      trace.setSpan(parent, span),
+      api.trace.setSpan(parent, span),
       recording ? span : undefined,
       metrics.on ? metrics : undefined,
       attributes,
@@ -171,7 +171,9 @@ export class ServerTelemetry implements OperationSink {
     }
     const conn = op.owner;
     if (op.method !== 'initialize') return;
-    const metrics = instruments();
+    const api = otelInUse();
+    if (api === undefined) return;
+    const metrics = instruments(api);
     if (!metrics.on || this.sessions.has(conn)) return;
     const attributes = { ...op.attributes };
     delete attributes[Attr.method];
@@ -184,7 +186,9 @@ export class ServerTelemetry implements OperationSink {
     const record = this.sessions.get(conn);
     if (record === undefined) return;
     this.sessions.delete(conn);
-    const metrics = instruments();
+    const api = otelInUse();
+    if (api === undefined) return;
+    const metrics = instruments(api);
     metrics.sessionsActive.add(-1);
     const attributes =
       protocolVersion === undefined
@@ -204,13 +208,14 @@ export class ServerTelemetry implements OperationSink {
     conn: ObservedConnection,
     send: (params: Record<string, unknown> | undefined) => Promise<T>,
   ): Promise<T> {
-    if (!apiInUse()) return send(params);
-    const parent = origin?.ctx ?? contextApi.active();
-    const span = this.tracer.startSpan(method, CLIENT, parent);
+    const api = otelInUse();
+    if (api === undefined) return send(params);
+    const parent = origin?.ctx ?? api.context.active();
+    const span = this.tracerOf(api).startSpan(method, { kind: api.SpanKind.CLIENT }, parent);
     if (!span.isRecording()) return send(params);
     span.setAttribute(Attr.method, method);
     if (conn.sessionId !== undefined) span.setAttribute(Attr.sessionId, conn.sessionId);
-    const answer = send(withTraceContext(params, trace.setSpan(parent, span)));
+    const answer = send(withTraceContext(api, params, api.trace.setSpan(parent, span)));
     answer.then(
       () => span.end(),
       (error: unknown) => {
@@ -221,7 +226,7 @@ export class ServerTelemetry implements OperationSink {
         span.setAttribute(Attr.errorType, type);
         if (typeof code === 'number') span.setAttribute(Attr.statusCode, type);
         span.setStatus({
-          code: SpanStatusCode.ERROR,
+          code: api.SpanStatusCode.ERROR,
           message: (error as Error | null)?.message ?? String(error),
         });
         span.end();
@@ -235,17 +240,18 @@ export class ServerTelemetry implements OperationSink {
    * request's span (which ends when the task is created), `task {method}`, told the handler's outcome.
    */
   task(origin: Operation | undefined, method: string): TaskTrace | undefined {
-    if (!apiInUse()) return undefined;
-    const parent = origin?.ctx ?? contextApi.active();
-    const span = this.tracer.startSpan(`task ${method}`, INTERNAL, parent);
+    const api = otelInUse();
+    if (api === undefined) return undefined;
+    const parent = origin?.ctx ?? api.context.active();
+    const span = this.tracerOf(api).startSpan(`task ${method}`, { kind: api.SpanKind.INTERNAL }, parent);
     if (!span.isRecording()) return undefined;
     span.setAttribute(Attr.method, method);
-    const ctx = trace.setSpan(parent, span);
+    const ctx = api.trace.setSpan(parent, span);
     let status = 'cancelled';
     let owned = false;
     let ended = false;
     return {
-      run: (fn) => contextApi.with(ctx, fn),
+      run: (fn) => api.context.with(ctx, fn),
       identify: (taskId) => {
         owned = true;
         span.setAttribute(Attr.taskId, taskId);
@@ -261,13 +267,13 @@ export class ServerTelemetry implements OperationSink {
         status = error === undefined ? 'completed' : 'failed';
         if (error !== undefined) {
           span.setAttribute(Attr.errorType, boundedErrorCode(error.code));
-          span.setStatus({ code: SpanStatusCode.ERROR, message: String(error.message) });
+          span.setStatus({ code: api.SpanStatusCode.ERROR, message: String(error.message) });
         } else if (
           method === 'tools/call' &&
           (message.result as { isError?: unknown } | undefined)?.isError === true
         ) {
           span.setAttribute(Attr.errorType, TOOL_ERROR);
-          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
         }
       },
       // The handler settles just before its answer is given: the outcome comes in the same turn.
@@ -288,6 +294,7 @@ export class ServerTelemetry implements OperationSink {
 }
 
 function describeSpan(
+  api: Otel,
   span: Span,
   attributes: Attributes,
   id: string | number | undefined,
@@ -297,8 +304,8 @@ function describeSpan(
 ): void {
   span.setAttributes(attributes);
   // A parent from the message itself: the transport's context (an HTTP server span, if any) is linked.
-  const ambient = trace.getSpan(contextApi.active());
-  if (ambient !== undefined && ambient !== trace.getSpan(parent))
+  const ambient = api.trace.getSpan(api.context.active());
+  if (ambient !== undefined && ambient !== api.trace.getSpan(parent))
     span.addLink({ context: ambient.spanContext() });
   if (id !== undefined) span.setAttribute(Attr.requestId, String(id));
   if (conn.sessionId !== undefined) span.setAttribute(Attr.sessionId, conn.sessionId);
