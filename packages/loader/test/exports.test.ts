@@ -122,6 +122,8 @@ describe('public surface', () => {
       'closest',
       'didYouMean',
       'onPluginEvent',
+      'otelApi',
+      'otelInUse',
       'symbolsOk',
     ]);
   });

@@ -2,23 +2,19 @@
  * The loader's telemetry, through `@opentelemetry/api` only: a span per plugin call (a CLIENT span for the
  * isolated host's round trip, INTERNAL in-process) under whatever span is active when the call is made (the
  * server's `tools/call` span), its duration in `mcp.plugin.call.duration`, and counters of plugin host crashes
- * and restarts. With nothing registered with the API a call costs one global lookup.
+ * and restarts. With nothing registered with the API a call costs one global lookup, and the API is not loaded.
  */
-import {
-  type Attributes,
-  type Counter,
-  context,
-  createNoopMeter,
-  type Histogram,
-  type MeterProvider,
-  metrics,
-  type Span,
-  type SpanContext,
-  SpanKind,
-  SpanStatusCode,
-  trace,
+import type {
+  Attributes,
+  Counter,
+  Histogram,
+  MeterProvider,
+  Span,
+  SpanContext,
+  Tracer,
 } from '@opentelemetry/api';
 import type { StopCode } from './guard.js';
+import { type Otel, otelInUse } from './otel-api.js';
 import type { CallReply, Isolation } from './types.js';
 
 const SCOPE = '@entropic-mcp/loader';
@@ -44,13 +40,13 @@ interface Instruments {
 let provider: MeterProvider | undefined;
 let current: Instruments | undefined;
 
-function instruments(): Instruments {
-  const now = metrics.getMeterProvider();
+function instruments(api: Otel): Instruments {
+  const now = api.metrics.getMeterProvider();
   if (now === provider && current !== undefined) return current;
   provider = now;
   const meter = now.getMeter(SCOPE);
   current = {
-    on: meter !== createNoopMeter(),
+    on: meter !== api.createNoopMeter(),
     callDuration: meter.createHistogram('mcp.plugin.call.duration', {
       description: 'Plugin calls, from the call to its answer (or failure), in either hosting mode',
       unit: 's',
@@ -68,9 +64,7 @@ function instruments(): Instruments {
   return current;
 }
 
-const tracer = trace.getTracer(SCOPE);
-/** Made by the API's first registration (an SDK): without it every API call is a no-op, and is skipped. */
-const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+let tracer: Tracer | undefined;
 
 /** What happened to a plugin, for whoever writes logs (`serve`); `span` is the call's, when one was traced. */
 export type PluginEvent =
@@ -111,22 +105,24 @@ const OTHER = '_OTHER';
  * modes pass through. Returns `reply` itself when nothing records.
  */
 export function observeCall<T>(subject: CallSubject, tool: string, reply: CallReply<T>): CallReply<T> {
-  if ((globalThis as Record<symbol, unknown>)[API_GLOBAL] === undefined) {
+  const api = otelInUse();
+  if (api === undefined) {
     // Nothing registered with the API: no span, no metric, no active span to name. Only a failure is told.
     return listener === undefined ? reply : new ToldReply(subject, tool, reply, listener);
   }
-  const metrics = instruments();
+  const metrics = instruments(api);
   const isolated = subject.isolation === 'process';
   // A name the plugin does not list would add a series (and a span name) per name a caller makes up.
   const label = subject.tools.some((t) => t.name === tool) ? tool : OTHER;
+  tracer ??= api.trace.getTracer(SCOPE);
   const span = tracer.startSpan(`plugin.execute ${subject.name}.${label}`, {
-    kind: isolated ? SpanKind.CLIENT : SpanKind.INTERNAL,
+    kind: isolated ? api.SpanKind.CLIENT : api.SpanKind.INTERNAL,
   });
   const recording = span.isRecording();
   const told = listener;
   if (!recording && !metrics.on && told === undefined) return reply;
   // The span a log line about this call names: the call's own, else the request's the call was made in.
-  const site = recording ? span.spanContext() : trace.getSpanContext(context.active());
+  const site = recording ? span.spanContext() : api.trace.getSpanContext(api.context.active());
   const attributes: Attributes = {
     [PluginAttr.name]: subject.name,
     [PluginAttr.tool]: label,
@@ -136,7 +132,7 @@ export function observeCall<T>(subject: CallSubject, tool: string, reply: CallRe
   const started = performance.now();
   const done = (error: Error | undefined): void => {
     const type = error === undefined ? undefined : errorType(error);
-    if (recording) finishSpan(span, type, error);
+    if (recording) finishSpan(api, span, type, error);
     if (told !== undefined && error !== undefined && type !== 'cancelled') {
       told(failedEvent(subject, tool, error, site));
     }
@@ -194,10 +190,10 @@ class ToldReply<T> implements CallReply<T> {
   }
 }
 
-function finishSpan(span: Span, type: string | undefined, error: Error | undefined): void {
+function finishSpan(api: Otel, span: Span, type: string | undefined, error: Error | undefined): void {
   if (type !== undefined) {
     span.setAttribute(PluginAttr.errorType, type);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error?.message ?? type });
+    span.setStatus({ code: api.SpanStatusCode.ERROR, message: error?.message ?? type });
   }
   span.end();
 }
@@ -208,13 +204,15 @@ export function countHostExit(
   exit: { readonly killed: boolean; readonly signal: string | null; readonly exitCode: number | null },
 ): void {
   if (exit.killed || (exit.signal === null && exit.exitCode === 0)) return;
-  instruments().hostCrashes.add(1, { [PluginAttr.name]: plugin ?? '' });
+  const api = otelInUse();
+  if (api !== undefined) instruments(api).hostCrashes.add(1, { [PluginAttr.name]: plugin ?? '' });
   const how = exit.signal === null ? `exited with status ${exit.exitCode}` : `was killed by ${exit.signal}`;
   listener?.({ kind: 'host-crashed', plugin: plugin ?? '', how });
 }
 
 /** A plugin host process is started again after its predecessor ended. */
 export function countHostRestart(plugin: string | undefined): void {
-  instruments().hostRestarts.add(1, { [PluginAttr.name]: plugin ?? '' });
+  const api = otelInUse();
+  if (api !== undefined) instruments(api).hostRestarts.add(1, { [PluginAttr.name]: plugin ?? '' });
   listener?.({ kind: 'host-restarted', plugin: plugin ?? '' });
 }

@@ -8,8 +8,9 @@
  */
 
 import { basename } from 'node:path';
+import { otelApi, otelInUse } from '@entropic-mcp/loader/internal';
 import { redact, SecretMasker } from '@entropic-mcp/server';
-import { isSpanContextValid, type SpanContext, trace } from '@opentelemetry/api';
+import type { SpanContext } from '@opentelemetry/api';
 
 export type LogFormat = 'text' | 'json';
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -89,9 +90,12 @@ export function createServeLog(
       write(`entropic-mcp serve: ${lines.join('\n  ')}\n`);
       return;
     }
-    const context = span ?? trace.getActiveSpan()?.spanContext();
+    // With no span given and nothing registered with the OpenTelemetry API there is no span to name (and the API
+    // is not loaded).
+    const api = span === undefined ? otelInUse() : otelApi();
+    const context = span ?? api?.trace.getActiveSpan()?.spanContext();
     const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg: masker.mask(msg) };
-    if (context !== undefined && isSpanContextValid(context)) {
+    if (context !== undefined && api?.isSpanContextValid(context)) {
       record.trace_id = context.traceId;
       record.span_id = context.spanId;
     }
