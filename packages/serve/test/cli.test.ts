@@ -1,10 +1,13 @@
-// Runs the built `entropic-mcp` CLI: inspect and call against every fixture.
+// Runs the built `entropic-mcp` CLI: inspect and call against every fixture. Help texts and the usage errors of
+// the commands are their `run(argv)` answers, checked in this process (support/cli-in-process.ts); the entry's own
+// behaviour (version, the command list, an unknown command) and every plugin run go through the real process.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from './support/cli-in-process.js';
 import { buildFixture, tempDir } from './support/serve-helpers.js';
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
@@ -120,10 +123,12 @@ describe('entropic-mcp call', () => {
     expect(r.stderr).toContain('ENTROPIC_PLUGIN_BAD_ANSWER');
     expect(r.stderr).toContain('"bad-answers"');
   });
-  it('rejects arguments that are not a JSON object', () => {
-    expect(run('call', fixture('crashy'), 'echo', '[1]').status).toBe(2);
-    expect(run('call', fixture('crashy'), 'echo', '{oops').stderr).toContain('ARGS_JSON is not valid JSON');
-    expect(run('call', fixture('crashy')).stderr).toContain('missing TOOL');
+  it('rejects arguments that are not a JSON object', async () => {
+    expect((await runCommand('call', fixture('crashy'), 'echo', '[1]')).status).toBe(2);
+    expect((await runCommand('call', fixture('crashy'), 'echo', '{oops')).stderr).toContain(
+      'ARGS_JSON is not valid JSON',
+    );
+    expect((await runCommand('call', fixture('crashy'))).stderr).toContain('missing TOOL');
   });
 });
 
@@ -180,8 +185,8 @@ describe('entropic-mcp help and version', () => {
     ['serve', ['--config FILE', '--http [HOST:]PORT', '--keep-going', '--context-header NAME']],
     ['new-plugin', ['--dir DIR', 'Makefile', '--plain']],
     ['verify-plugin', ['--json', 'ABI lock', 'Exit status']],
-  ])('%s --help explains every option', (command, expected) => {
-    const r = run(command, '--help');
+  ])('%s --help explains every option', async (command, expected) => {
+    const r = await runCommand(command, '--help');
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n').length).toBeGreaterThan(5);
     for (const text of expected) expect(r.stdout, text).toContain(text);
@@ -196,8 +201,17 @@ describe('entropic-mcp', () => {
     expect(r.stderr).toContain('unknown command "frobnicate"');
   });
 
+  it('an unknown command is one line and a hint, not the usage text', () => {
+    const r = run('frobnicate');
+    expect(r.status).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines, r.stderr).toHaveLength(2);
+    expect(lines[0]).toContain('entropic-mcp: unknown command "frobnicate" (commands: ');
+    expect(lines[1]).toContain('run `entropic-mcp --help`');
+    expect(r.stderr).not.toContain('usage:');
+  });
+
   it.each([
-    [['frobnicate'], 'entropic-mcp: unknown command "frobnicate" (commands: ', 'run `entropic-mcp --help`'],
     [
       ['serve', '--htp', '80'],
       "entropic-mcp serve: Unknown option '--htp'",
@@ -235,8 +249,9 @@ describe('entropic-mcp', () => {
       'entropic-mcp new-plugin: expected exactly one NAME',
       'run `entropic-mcp new-plugin --help`',
     ],
-  ])('a usage error (%j) is one line and a hint, not the usage text', (args, first, hint) => {
-    const r = run(...args);
+  ])('a usage error (%j) is one line and a hint, not the usage text', async (args, first, hint) => {
+    const [command = '', ...rest] = args;
+    const r = await runCommand(command, ...rest);
     expect(r.status).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines, r.stderr).toHaveLength(2);
