@@ -45,6 +45,8 @@ function recording(file: string): Record<string, string> {
 
 const OTEL_API = /[\\/]@opentelemetry[\\/]api[\\/]/;
 const HTTP_ENDPOINT = /[\\/]server[\\/]dist[\\/]http[\\/]/;
+/** The did-you-mean lookup's edit distance, needed only to suggest a name after a mistake. */
+const SUGGESTIONS = /[\\/]fastest-levenshtein[\\/]/;
 const echo = (): string => examplePlugins().find((p) => p.endsWith('echo.so')) as string;
 
 describe('yaml at serve start-up', () => {
@@ -61,7 +63,7 @@ describe('yaml at serve start-up', () => {
 
 describe('a serve start with no OTEL_* setting', () => {
   it.each([['process'], ['none']])(
-    'over stdio (--isolation %s) answers initialize without loading the OpenTelemetry API or the HTTP endpoint',
+    'over stdio (--isolation %s) answers initialize without the OpenTelemetry API, HTTP or suggestions',
     (isolation) => {
       const file = join(tempDir('loads'), 'loads.txt');
       const out = execFileSync(
@@ -82,6 +84,7 @@ describe('a serve start with no OTEL_* setting', () => {
       expect(loads.some((f) => f.endsWith(join('serve', 'dist', 'run', 'start.js')))).toBe(true);
       expect(loads.filter((f) => OTEL_API.test(f))).toEqual([]);
       expect(loads.filter((f) => HTTP_ENDPOINT.test(f))).toEqual([]);
+      expect(loads.filter((f) => SUGGESTIONS.test(f))).toEqual([]);
     },
   );
 

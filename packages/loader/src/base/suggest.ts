@@ -1,5 +1,14 @@
 // Names the closest known word for a misspelt one (a config key, a tool name): "did you mean `plugins`?".
-import { distance } from 'fastest-levenshtein';
+import { createRequire } from 'node:module';
+import type * as Levenshtein from 'fastest-levenshtein';
+
+let levenshtein: typeof Levenshtein | undefined;
+
+/** The edit distance; its package is loaded on the first suggestion asked for (a mistake asks, a start does not). */
+function distance(a: string, b: string): number {
+  levenshtein ??= createRequire(import.meta.url)('fastest-levenshtein') as typeof Levenshtein;
+  return levenshtein.distance(a, b);
+}
 
 /** Whether one word is the other with a `_`/`-` suffix (`redis_url` for `redis`, `working` for `working_dir`). */
 function isLongerForm(word: string, candidate: string): boolean {
