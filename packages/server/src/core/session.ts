@@ -192,7 +192,8 @@ export class SessionImpl implements Session, RoutingConnection {
       this.sendError(id, routed, batch, op);
       return;
     }
-    const limiter = this.server.rateLimiter;
+    // The transport's own replay of a session's earlier requests is not a client's request: it takes no token.
+    const limiter = context?.replay === true ? undefined : this.server.rateLimiter;
     const answer = limiter?.check(method, params, rateCaller(this, context));
     if (!isThenable(answer)) this.limited(routed, answer, op);
     else answer.then((a) => this.limited(routed, a, op));

@@ -40,6 +40,11 @@ export interface MessageContext {
    * for requests served without a prior initialize on the connection (stateless HTTP).
    */
   readonly protocolVersion?: string;
+  /**
+   * The transport replays a request the client made earlier, to rebuild a session's state (HTTP: a session
+   * restored on another process replays its initialize): it is not limited as a new request.
+   */
+  readonly replay?: boolean;
 }
 
 export interface SendOptions {

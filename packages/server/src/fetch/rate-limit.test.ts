@@ -1,6 +1,7 @@
 // Rate limits through the fetch handler, in memory, with a store that counts its calls: the core takes a token
 // only for a request it routes (not for a 404 session, an unknown method, a request with no caller to tell
-// apart), and a single request it refuses is still answered 429 when the store answers later (SSE responses).
+// apart), and a single request it refuses is still answered 429 when the store answers later (SSE responses); a
+// session restored on a second process replays its initialize without taking a token.
 import { describe, expect, it } from 'vitest';
 import { INIT_BODY } from '../../test/support/http-helpers.js';
 import { envelope, MODERN } from '../../test/support/modern-envelope.js';
@@ -9,6 +10,7 @@ import { text } from '../core/content.js';
 import { MemoryRateLimitStore } from '../core/rate-limit/memory-store.js';
 import type { RateLimitOptions, RateLimitStore, RateRule, RateVerdict } from '../core/rate-limit/types.js';
 import { McpServer } from '../core/server.js';
+import { MemoryMessageHub, MemorySessionRegistry } from '../http/index.js';
 import type { McpHttpHandlerOptions } from '../http/options.js';
 import { createFetchHandler } from './handler.js';
 
@@ -150,4 +152,23 @@ describe('rate limits through the fetch handler', () => {
       await handler.close();
     });
   }
+
+  it('a session restored on another process replays its initialize without taking a token', async () => {
+    // One store for both processes, as a shared Redis limiter is: the only initialize token is spent on `a`.
+    const store = new CountingStore();
+    const limits = { methods: { initialize: { rate: 1, burst: 1 } }, key: () => 'everyone', store };
+    const registry = new MemorySessionRegistry();
+    const hub = new MemoryMessageHub();
+    const a = handlerWith(limits, { sharedSessions: { registry, router: hub.router('a') } });
+    const b = handlerWith(limits, { sharedSessions: { registry, router: hub.router('b') } });
+    const headers = await session(a);
+    expect(store.takes).toBe(1);
+    const res = await post(b, callEcho(1), headers);
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body, body).toContain('"text":"ok"');
+    expect(store.takes).toBe(1);
+    await a.close();
+    await b.close();
+  });
 });

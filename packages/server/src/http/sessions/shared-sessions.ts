@@ -221,7 +221,10 @@ export class SharedSessions {
     if (transport === undefined) return undefined;
     transport.protocolVersion = record.protocolVersion;
     const replay = (method: string, params?: Record<string, unknown>, id?: string): void =>
-      transport.onmessage?.({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params }, {});
+      transport.onmessage?.(
+        { jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params },
+        { replay: true },
+      );
     replay('initialize', record.initialize, RESTORE_ID);
     replay('notifications/initialized');
     if (record.logLevel !== undefined) replay('logging/setLevel', { level: record.logLevel }, RESTORE_ID);
