@@ -2,6 +2,7 @@
 // only for a request it routes (not for a 404 session, an unknown method, a request with no caller to tell
 // apart), and a single request it refuses is still answered 429 when the store answers later (SSE responses); a
 // session restored on a second process replays its initialize without taking a token.
+import { waitFor } from '@entropic-mcp/test-kit/wait';
 import { describe, expect, it } from 'vitest';
 import { INIT_BODY } from '../../test/support/http-helpers.js';
 import { envelope, MODERN } from '../../test/support/modern-envelope.js';
@@ -116,6 +117,27 @@ describe('rate limits through the fetch handler', () => {
     await res.text();
     expect(MODERN).toBe('2026-07-28');
     expect(store.takes).toBe(0);
+    await handler.close();
+  });
+
+  it('an initialize over its limit leaves no record in the shared session registry', async () => {
+    const saved: string[] = [];
+    const registry = new (class extends MemorySessionRegistry {
+      override save(...args: Parameters<MemorySessionRegistry['save']>): void {
+        saved.push(args[0]);
+        super.save(...args);
+      }
+    })();
+    const hub = new MemoryMessageHub();
+    const handler = handlerWith(
+      { methods: { initialize: { rate: 1, burst: 1 } }, key: () => 'everyone' },
+      { sharedSessions: { registry, router: hub.router('a') } },
+    );
+    const live = (await session(handler))['mcp-session-id'];
+    expect((await post(handler, INIT_BODY)).status).toBe(429);
+    expect(saved).toHaveLength(2);
+    await waitFor(() => registry.load(saved[1] as string) === undefined, 'the refused session removed');
+    expect(registry.load(live as string)).toBeDefined();
     await handler.close();
   });
 

@@ -62,6 +62,8 @@ export class SharedSessions {
       isGone: this.isGone,
       elsewhere: (message: JsonRpcMessage) => this.elsewhere(sessionId, message),
       onHold: this.onHold,
+      // Saved before the core judged the initialize; refused, the record would only wait for its TTL.
+      onRefusedStart: () => this.#background(() => this.#config.state.registry.remove(sessionId)),
     };
   }
 

@@ -40,4 +40,6 @@ export interface HttpTransportConfig<T = unknown> {
    * replayed through `resumed.through`): other processes must stop writing to theirs.
    */
   readonly onHold?: (transport: T, resumed?: { readonly stream: string; readonly through: string }) => void;
+  /** The core refused the session's initialize (its rate limit): the session never existed for the client. */
+  readonly onRefusedStart?: () => void;
 }

@@ -339,8 +339,10 @@ export class HttpServerTransport implements Transport {
   /** A refused request's answer is not written (the stage answers); a session whose initialize it was ends. */
   #dropRefused(id: RequestId, route: Route): void {
     if (route instanceof SseStream) this.#streams.delete(route.id);
-    if (id === this.#initId) void this.close();
-    else this.#afterResponse();
+    if (id === this.#initId) {
+      this.#config.onRefusedStart?.();
+      void this.close();
+    } else this.#afterResponse();
   }
 
   /** A POST stream's request is under way: a synchronous answer left with the head, else hold the head. */
