@@ -19,5 +19,9 @@ const handle = await serveHttp(server, {
   enableJsonResponse: mode === 'json',
   stateless: mode === 'stateless',
 });
+// Under valgrind (src/instructions.mjs) the event loop lags far behind: a keep-alive timer that fires late could
+// close a socket the client has just sent a request on, so the client closes idle sockets first.
+if (process.env.ENTROPIC_BENCH_KEEPALIVE_MS)
+  handle.server.keepAliveTimeout = Number(process.env.ENTROPIC_BENCH_KEEPALIVE_MS);
 process.stdout.write(`${JSON.stringify({ port: handle.server.address().port })}\n`);
 process.on('SIGTERM', () => handle.close().then(() => process.exit(0)));

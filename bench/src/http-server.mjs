@@ -2,7 +2,8 @@
 import { spawn } from 'node:child_process';
 import { memoryOf } from './proc.mjs';
 
-export function startHttpServer(target, mode) {
+/** `slow`: minutes to start and to stop (a server under valgrind), instead of 30 s and 5 s. */
+export function startHttpServer(target, mode, slow = false) {
   const child = spawn(target.command, [...target.args, ...target.modeArgs(mode)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...target.env },
@@ -15,7 +16,8 @@ export function startHttpServer(target, mode) {
   const exited = new Promise((resolve) => child.on('exit', resolve));
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error('no port announced in 30 s')), 30_000);
+    const startMs = slow ? 600_000 : 30_000;
+    const timer = setTimeout(() => fail(new Error(`no port announced in ${startMs / 1000} s`)), startMs);
     const fail = (error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -38,7 +40,7 @@ export function startHttpServer(target, mode) {
         stderr: () => stderr,
         close: async () => {
           child.kill('SIGTERM');
-          const timer2 = setTimeout(() => child.kill('SIGKILL'), 5000);
+          const timer2 = setTimeout(() => child.kill('SIGKILL'), slow ? 300_000 : 5000);
           await exited;
           clearTimeout(timer2);
         },
