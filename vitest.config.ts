@@ -91,6 +91,8 @@ const SUITES: readonly Suite[] = [
 ];
 
 const IN_MEMORY = fileURLToPath(new URL('scripts/vitest/in-memory.ts', import.meta.url));
+/** Removes the temp folders a test file made through the kit once the file is done. */
+const CLEANUP = fileURLToPath(new URL('tests/kit/src/cleanup.ts', import.meta.url));
 
 function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
   const root = fileURLToPath(new URL(`${suite.dir}/`, import.meta.url));
@@ -111,7 +113,7 @@ function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
         name: `${suite.name}:unit`,
         root,
         include: unit,
-        setupFiles: [IN_MEMORY],
+        setupFiles: [CLEANUP, IN_MEMORY],
         pool: 'threads',
         ...limits,
       },
@@ -124,6 +126,7 @@ function projectsOf(suite: Suite): TestProjectInlineConfiguration[] {
         include: integration,
         exclude: ['**/node_modules/**', ...(suite.unit ?? [])],
         globalSetup: [...(suite.globalSetup ?? [])],
+        setupFiles: [CLEANUP],
         // The workspace's built packages load through Node's own import, as a user's code loads them, rather than
         // through the module runner (which handles them as sources, since their real path is outside
         // node_modules): a tenth to a fifth of a second less per file that imports the server.

@@ -1,9 +1,10 @@
 // Builds the example plugins and checks what each answers.
+
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildExamples, example } from '@entropic-mcp/test-kit/examples-build';
+import { tempDir } from '@entropic-mcp/test-kit/temp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugin, type Plugin } from '../src/index.js';
 
@@ -36,8 +37,8 @@ describe('example plugins', () => {
   });
 
   it('files reads and lists inside its working directory and refuses every way out', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'files-root-'));
-    const outside = mkdtempSync(join(tmpdir(), 'files-outside-'));
+    const root = tempDir('files-root');
+    const outside = tempDir('files-outside');
     writeFileSync(join(outside, 'secret.txt'), 'secret');
     mkdirSync(join(root, 'sub'));
     writeFileSync(join(root, 'sub', 'note.txt'), 'hello');

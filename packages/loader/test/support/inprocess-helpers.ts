@@ -1,12 +1,12 @@
 /** Shared pieces of the in-process tests: the compiled fixtures and the timing fixture's answers. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadOptions, PluginAnswer } from '../../src/base/types.js';
 import type { InProcessPlugin } from '../../src/inprocess/index.js';
 import { loadPlugin } from '../../src/load.js';
+
+export { tempDir } from '@entropic-mcp/test-kit/temp';
 
 export const LOADER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = join(LOADER_ROOT, 'test', 'fixtures', 'build');
@@ -15,10 +15,6 @@ export const TIMING = join(FIXTURES, 'inproc_timing.so');
 /** Builds the fixtures (the package's test script does too; this keeps a single file runnable). */
 export function buildFixtures(): void {
   execFileSync('make', ['-s', '-C', join(LOADER_ROOT, 'test', 'fixtures')], { stdio: 'inherit' });
-}
-
-export function tempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), `entropic-${prefix}-`)));
 }
 
 export async function loadInProcess(path: string, options: LoadOptions = {}): Promise<InProcessPlugin> {

@@ -2,9 +2,8 @@
  * The shared suite's cases about a plugin that crashes, hangs or allocates too much; each group runs only when
  * the mode has the capability.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+
+import { tempDir } from '@entropic-mcp/test-kit/temp';
 import { describe, expect, it } from 'vitest';
 import { callError, fixtureLoader, type SuiteOptions } from './helpers.js';
 
@@ -13,7 +12,7 @@ export function runFaultCases({ isolation, capabilities }: SuiteOptions): void {
 
   describe.runIf(capabilities.crashes)(`crashes (${isolation})`, () => {
     it('turns a segfault into ENTROPIC_PLUGIN_CRASHED with the signal, then restarts and replays', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'plugin-cwd-'));
+      const dir = tempDir('plugin-cwd');
       await using(
         'crashy',
         async (p) => {

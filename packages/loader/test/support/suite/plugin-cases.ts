@@ -3,10 +3,12 @@
  * `runPluginSuite({ isolation, capabilities })`; cases that need a capability the mode lacks (surviving a
  * segfault needs a separate process) are skipped for it.
  */
-import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
+
+import { chmodSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from '@entropic-mcp/test-kit/c-fixtures';
+import { tempDir } from '@entropic-mcp/test-kit/temp';
 import { describe, expect, it } from 'vitest';
 import { type Isolation, loadPlugin } from '../../../src/index.js';
 import { runFaultCases } from './fault-cases.js';
@@ -86,12 +88,12 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
       const gone = await loadError(missing, { isolation });
       expect(gone.code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
       expect(gone.message).toContain(missing);
-      const dir = mkdtempSync(join(tmpdir(), 'plugin-dir-'));
+      const dir = tempDir('plugin-dir');
       expect((await loadError(dir, { isolation })).code).toBe('ENTROPIC_ERROR_PLUGIN_LOAD_FAILED');
     });
     // root reads any file whatever its mode, so this case only means something for another user
     it.skipIf(process.getuid?.() === 0)('refuses a file it cannot read', async () => {
-      const copy = join(mkdtempSync(join(tmpdir(), 'plugin-unreadable-')), 'crashy.so');
+      const copy = join(tempDir('plugin-unreadable'), 'crashy.so');
       copyFileSync(fixture('crashy'), copy);
       chmodSync(copy, 0o000);
       const error = await loadError(copy, { isolation });
@@ -133,7 +135,7 @@ export function runPluginSuite({ isolation, capabilities }: SuiteOptions): void 
       });
     });
     it('passes configure and set_working_dir through, and turns their codes into errors', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'plugin-cwd-'));
+      const dir = tempDir('plugin-cwd');
       await using(
         'crashy',
         async (p) => {
