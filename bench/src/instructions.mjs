@@ -62,11 +62,14 @@ async function count(target, calls) {
       values.http,
       true,
     );
-    const crowd = await openClients(server.url, target, 64, values.http === 'modern' ? 'modern' : 'legacy');
-    await runHttp(crowd.clients, 2000);
-    await runHttp(crowd.clients, calls);
-    crowd.close();
-    await server.close();
+    try {
+      const crowd = await openClients(server.url, target, 64, values.http === 'modern' ? 'modern' : 'legacy');
+      await runHttp(crowd.clients, 2000);
+      await runHttp(crowd.clients, calls);
+      crowd.close();
+    } finally {
+      await server.close(); // also after a failed run: a server under valgrind must not be left behind
+    }
   } else {
     const peer = new StdioPeer({ ...target, command, args: [target.command, ...target.args] });
     await peer.initialize(600_000); // a server starting under callgrind on a loaded machine takes minutes

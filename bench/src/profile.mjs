@@ -1,5 +1,5 @@
 // Profile one server under one workload with `node --cpu-prof` and print where its time goes.
-// usage: node src/profile.mjs [--workload stdio|sse|json|stateless] [--target entropic|sdk-v1|sdk-v2|bare]
+// usage: node src/profile.mjs [--workload stdio|sse|json|stateless|modern] [--target entropic|sdk-v1|sdk-v2|bare]
 //                             [--calls N] [--out DIR] [--client batch|each]
 // (stdio: `--client each` drives it with the per-message client; see CLIENTS in stdio-client.mjs)
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -51,7 +51,7 @@ if (stdio) {
 } else {
   const target = pick(httpTargets());
   const server = await startHttpServer(target, values.workload);
-  const crowd = await openClients(server.url, target, 64);
+  const crowd = await openClients(server.url, target, 64, values.workload === 'modern' ? 'modern' : 'legacy');
   await runHttp(crowd.clients, 2_000);
   figures = summarise(await runHttp(crowd.clients, calls));
   crowd.close();
