@@ -87,8 +87,13 @@ export class PeerRequests {
     this.pending.get(message.id as number)?.settle(message);
   }
 
-  /** Reject everything still waiting (the connection closed). */
-  failAll(error: unknown): void {
+  /**
+   * Reject everything still waiting (the connection closed) with the error `reason` makes: made only when
+   * something waits, since an Error takes a stack trace, and a connection of one exchange closes on every request.
+   */
+  failAll(reason: () => unknown): void {
+    if (this.pending.size === 0) return;
+    const error = reason();
     for (const pending of [...this.pending.values()]) pending.fail(error);
     this.pending.clear();
   }

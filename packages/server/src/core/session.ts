@@ -392,7 +392,9 @@ export class SessionImpl implements Session, RoutingConnection {
     this.closed = true;
     for (const req of this.inflight.values()) req.drop();
     this.inflight.clear();
-    this.peerRequests.failAll(new LocalError('CLOSED', 'The connection closed before the client answered'));
+    this.peerRequests.failAll(
+      () => new LocalError('CLOSED', 'The connection closed before the client answered'),
+    );
     this.subscriptions.clear();
     this.server.telemetry.sessionClosed(this, this.client?.protocolVersion);
     this.server.detach(this);
