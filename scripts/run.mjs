@@ -106,7 +106,8 @@ const INSTALL_STEP = {
   run: all(ensurePnpm, must('pnpm', ['install', '--frozen-lockfile'])),
 };
 // The loader's prebuilds are made here, once, not by the first `pnpm pack` of a test: the packed-package test and
-// the publish test both read them, and would race if one of them made them while the other copied them.
+// the release test both read them, and would race if one of them made them while the other copied them. They are
+// packaged from the loader's own build (build/Release), not compiled a second time (scripts/prebuild.mjs).
 const BUILD_STEP = {
   name: 'build',
   what: 'turbo run build prebuilds',
