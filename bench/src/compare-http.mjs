@@ -11,6 +11,7 @@ import { baselineCommit, baselineServer } from './baseline.mjs';
 import { openClients, runHttp } from './http-client.mjs';
 import { startHttpServer } from './http-server.mjs';
 import { measure } from './measure.mjs';
+import { median, shuffled } from './stats.mjs';
 import { httpTargets } from './targets.mjs';
 
 const MODES = ['sse', 'json', 'stateless', 'modern'];
@@ -43,11 +44,6 @@ const before = {
   env: { ENTROPIC_BENCH_SERVER: baselineServer(commit) },
 };
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
 const int = (n) => Math.round(n).toLocaleString('en-US');
 
 console.log(
@@ -66,12 +62,7 @@ for (const mode of modes) {
     }
   }
   for (let round = 0; round < rounds; round++) {
-    const order = [...entries];
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    for (const entry of order)
+    for (const entry of shuffled(entries))
       entry.runs.push(await measure(entry.server.pid, () => runHttp(entry.crowd.clients, calls)));
   }
   const rows = [today, before].map((target) => {

@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { measure } from './measure.mjs';
 import { schedTreeOf } from './proc.mjs';
+import { median, shuffled } from './stats.mjs';
 import { CLIENTS, StdioPeer } from './stdio-client.mjs';
 import { fromBuild, stdioTargets } from './targets.mjs';
 
@@ -43,12 +44,6 @@ if (values.before !== undefined) {
     targets.push(fromBuild(t, values.before));
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-
 /** One timed run of a process, with the scheduler's counters for the server and its host per call. */
 async function run(entry) {
   const before = schedTreeOf(entry.peer.pid);
@@ -74,12 +69,7 @@ for (const target of targets) {
   }
 }
 for (let round = 0; round < rounds; round++) {
-  const order = [...entries];
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  for (const entry of order) entry.runs.push(await run(entry));
+  for (const entry of shuffled(entries)) entry.runs.push(await run(entry));
   process.stderr.write(`round ${round + 1}/${rounds}\n`);
 }
 for (const entry of entries) await entry.peer.close();
