@@ -11,7 +11,7 @@ import { baselineCommit, baselineServer } from './baseline.mjs';
 import { openClients, runHttp } from './http-client.mjs';
 import { startHttpServer } from './http-server.mjs';
 import { measure } from './measure.mjs';
-import { median, shuffled } from './stats.mjs';
+import { medianOf, shuffled } from './stats.mjs';
 import { httpTargets } from './targets.mjs';
 
 const MODES = ['sse', 'json', 'stateless', 'modern'];
@@ -67,7 +67,7 @@ for (const mode of modes) {
   }
   const rows = [today, before].map((target) => {
     const runs = entries.filter((e) => e.target === target).flatMap((e) => e.runs);
-    const of = (key) => median(runs.map((r) => r[key]));
+    const of = (key) => medianOf(runs, key);
     return {
       name: target.name,
       perSecond: of('perSecond'),

@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { measure } from './measure.mjs';
 import { schedTreeOf } from './proc.mjs';
-import { median, shuffled } from './stats.mjs';
+import { medianOf, shuffled } from './stats.mjs';
 import { CLIENTS, StdioPeer } from './stdio-client.mjs';
 import { fromBuild, stdioTargets } from './targets.mjs';
 
@@ -77,7 +77,7 @@ for (const entry of entries) await entry.peer.close();
 const rows = targets.map((target) => {
   const mine = entries.filter((e) => e.target === target);
   const runs = mine.flatMap((e) => e.runs);
-  const of = (key) => median(runs.map((r) => r[key]));
+  const of = (key) => medianOf(runs, key);
   return {
     name: target.name,
     perSecond: of('perSecond'),
@@ -88,7 +88,7 @@ const rows = targets.map((target) => {
     hostSlices: of('hostSlices'),
     waitUs: of('waitUs'),
     hostWaitUs: of('hostWaitUs'),
-    processes: mine.map((e) => Math.round(median(e.runs.map((r) => r.perSecond)))),
+    processes: mine.map((e) => Math.round(medianOf(e.runs, 'perSecond'))),
   };
 });
 const ts = rows.find((r) => r.name === 'entropic');

@@ -24,6 +24,11 @@ export function median(xs) {
   return n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/** The median of field `key` over `runs`. */
+export function medianOf(runs, key) {
+  return median(runs.map((run) => run[key]));
+}
+
 /** A copy of `list` in a random order (Fisher-Yates), so that each round visits the processes differently. */
 export function shuffled(list) {
   const order = [...list];
